@@ -1,0 +1,6 @@
+"""Rules of games: they know nothing of search (chapter 1 onward)."""
+
+from .base import DRAW, LOSS, WIN, GameState
+from .tictactoe import TicTacToe
+
+__all__ = ["GameState", "TicTacToe", "WIN", "DRAW", "LOSS"]

@@ -1,0 +1,68 @@
+"""The game protocol every search in the book works with.
+
+A game state is an immutable, hashable value: playing a move returns a new
+state and never changes the old one. That costs a little speed but makes the
+readable algorithms easy to trust: a search can keep any state it has seen
+(as a dictionary key, in a tree node, in a list of positions) without copying.
+The fast engines (numba) use their own bitboards and are tested against the
+states defined with this protocol.
+
+Chapter 1 introduces the protocol with tic-tac-toe; later chapters add games.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Hashable, Sequence
+
+#: Scores of a finished game for one player: win, draw, loss (the book's
+#: default reward scale; see the bandits chapter for the 1/0/-1 scale).
+WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+
+
+class GameState(ABC):
+    """A position of a two-player, alternating-move, zero-sum game.
+
+    Subclasses implement the five abstract members; everything else in the
+    library (playouts, flat Monte Carlo, minimax, UCT) uses only these.
+    Players are numbered 0 (moves first) and 1.
+    """
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def player_to_move(self) -> int:
+        """0 or 1: the player whose turn it is (undefined once the game is over)."""
+
+    @abstractmethod
+    def legal_moves(self) -> Sequence[Hashable]:
+        """The moves the player to move may make, in a fixed order (empty when over)."""
+
+    @abstractmethod
+    def play(self, move) -> "GameState":
+        """The state after ``move``; raises ValueError naming the legal moves if illegal."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def winner(self) -> int | None:
+        """0 or 1 for a won game, None for a draw or a game still on."""
+
+    def result(self, player: int) -> float:
+        """Score of the finished game for ``player``: 1 win, 0.5 draw, 0 loss."""
+        if not self.is_terminal():
+            raise ValueError("result() is defined only for a finished game; this one is still on.")
+        winner = self.winner()
+        if winner is None:
+            return DRAW
+        return WIN if winner == player else LOSS
+
+    def illegal_move_error(self, move) -> ValueError:
+        """The ValueError every game raises for an illegal move (one wording for all)."""
+        if self.is_terminal():
+            return ValueError(f"move {move!r} is illegal: the game is over.")
+        legal = ", ".join(repr(m) for m in self.legal_moves())
+        return ValueError(f"move {move!r} is illegal here; legal moves are: {legal}.")

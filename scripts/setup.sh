@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Set everything up and build the book (README, command 1).
+#   - a virtual environment in .venv (unless one is already active) with requirements.txt,
+#     which also installs mctslib itself in editable mode;
+#   - MathJax, require.js and the widget manager from the npm registry into book/_vendor,
+#     so the published pages load nothing from the internet;
+#   - Debian's Chromium for the browser tests (only when running as root and it is missing);
+#   - the book, built with warnings as errors, into _build/html.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -z "${VIRTUAL_ENV:-}" ]; then
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  # shellcheck disable=SC1091
+  source .venv/bin/activate
+fi
+python -m pip install --quiet --upgrade pip
+python -m pip install --quiet -r requirements.txt
+
+bash scripts/vendor_js.sh
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's chromium for the browser tests..."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "NOTE: the browser tests need Chromium at /usr/bin/chromium (e.g. 'sudo apt-get install chromium')."
+  fi
+fi
+
+bash scripts/build_book.sh
+
+cat <<'MSG'
+
+Set-up done. The book is at _build/html/index.html (open it in a browser, or serve it with
+  python -m http.server -d _build/html 8000   and visit http://127.0.0.1:8000 ).
+To run the chapters yourself:
+  source .venv/bin/activate && jupyter lab notebooks/
+MSG
