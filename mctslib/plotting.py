@@ -11,7 +11,7 @@ it only draws at the end. Used by chapter 2 (regret curves) and later chapters.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import matplotlib.pyplot as plt
 
@@ -49,7 +49,7 @@ class LivePlot:
     def __init__(self, draw: Callable, figsize=(7.0, 4.0), min_interval: float = 0.5):
         self._draw = draw
         self._min_interval = min_interval
-        self._last = 0.0
+        self._last = None  # the first update always draws
         self._handle = None
         self.fig = plt.figure(figsize=figsize)
         # The figure is shown through our display handle only, never by the
@@ -60,7 +60,7 @@ class LivePlot:
     def update(self, data) -> None:
         """Redraw with ``data`` if enough time passed since the last redraw."""
         now = time.monotonic()
-        if now - self._last < self._min_interval:
+        if self._last is not None and now - self._last < self._min_interval:
             return
         self._last = now
         self._render(data)

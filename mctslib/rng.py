@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+
 def make_rng(seed=None) -> np.random.Generator:
     """Turn a seed, a ``SeedSequence``, a ``Generator`` or ``None`` into a Generator.
 

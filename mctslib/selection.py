@@ -9,8 +9,8 @@ the paper's ``sqrt(2 ln N / n)``. Chapter 2 (bandits) uses it on arms, chapter
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ._checks import check_int, check_real
 

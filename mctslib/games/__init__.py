@@ -3,4 +3,4 @@
 from .base import DRAW, LOSS, WIN, GameState
 from .tictactoe import TicTacToe
 
-__all__ = ["GameState", "TicTacToe", "WIN", "DRAW", "LOSS"]
+__all__ = ["DRAW", "LOSS", "WIN", "GameState", "TicTacToe"]

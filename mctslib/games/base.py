@@ -13,7 +13,7 @@ Chapter 1 introduces the protocol with tic-tac-toe; later chapters add games.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 #: Scores of a finished game for one player: win, draw, loss (the book's
 #: default reward scale; see the bandits chapter for the 1/0/-1 scale).
@@ -40,7 +40,7 @@ class GameState(ABC):
         """The moves the player to move may make, in a fixed order (empty when over)."""
 
     @abstractmethod
-    def play(self, move) -> "GameState":
+    def play(self, move) -> GameState:
         """The state after ``move``; raises ValueError naming the legal moves if illegal."""
 
     @abstractmethod

@@ -37,7 +37,7 @@ class TicTacToe(GameState):
 
     @property
     def player_to_move(self) -> int:
-        return bin(self.x | self.o).count("1") % 2
+        return (self.x | self.o).bit_count() % 2
 
     def free_mask(self) -> int:
         """Mask of the empty cells."""
@@ -49,7 +49,7 @@ class TicTacToe(GameState):
         free = self.free_mask()
         return tuple(cell for cell in range(9) if free >> cell & 1)
 
-    def play(self, move) -> "TicTacToe":
+    def play(self, move) -> TicTacToe:
         if (
             not isinstance(move, int)
             or isinstance(move, bool)
@@ -80,7 +80,7 @@ class TicTacToe(GameState):
         return self.x << 9 | self.o
 
     @classmethod
-    def from_string(cls, text: str) -> "TicTacToe":
+    def from_string(cls, text: str) -> TicTacToe:
         """Parse nine cells of ``X``, ``O`` and ``.`` (slashes, spaces and newlines ignored).
 
         Raises ValueError if the text does not describe a position reachable
@@ -93,7 +93,7 @@ class TicTacToe(GameState):
             )
         x = sum(1 << i for i, ch in enumerate(cells) if ch == "X")
         o = sum(1 << i for i, ch in enumerate(cells) if ch == "O")
-        count_x, count_o = bin(x).count("1"), bin(o).count("1")
+        count_x, count_o = x.bit_count(), o.bit_count()
         if count_x - count_o not in (0, 1):
             raise ValueError(
                 f"X moves first, so X has as many marks as O or one more; got {count_x} X and "

@@ -1,0 +1,30 @@
+"""LivePlot draws with one function for live frames and the final figure; progress can be muted."""
+
+from mctslib.plotting import LivePlot
+from mctslib.progress import progress_bar, progress_enabled
+
+
+def test_liveplot_outside_ipython_draws_final_state():
+    calls = []
+
+    def draw(fig, data):
+        calls.append(data)
+        fig.add_subplot().plot(data)
+
+    live = LivePlot(draw, min_interval=3600)
+    live.update([1, 2])  # first update draws at once
+    live.update([1, 2, 3])  # throttled: within min_interval
+    live.finish([1, 2, 3, 4])
+    assert calls == [[1, 2], [1, 2, 3, 4]]
+    line = live.fig.axes[0].lines[0]
+    assert list(line.get_ydata()) == [1, 2, 3, 4]
+
+
+def test_progress_can_be_turned_off(monkeypatch):
+    monkeypatch.setenv("MCTSLIB_PROGRESS", "0")
+    assert not progress_enabled()
+    with progress_bar(10, "quiet") as bar:
+        bar.update(10)
+        assert bar.disable
+    monkeypatch.setenv("MCTSLIB_PROGRESS", "1")
+    assert progress_enabled()
