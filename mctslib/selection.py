@@ -59,7 +59,8 @@ class UCB1Step:
         def number(value: float) -> str:
             return "inf" if math.isinf(value) else f"{value:.{digits}f}"
 
-        header = f"N = {self.parent_visits}, ln N = {number(math.log(self.parent_visits))}, c = {number(self.c)}"
+        log_n = number(math.log(self.parent_visits)) if self.parent_visits > 0 else "undefined"
+        header = f"N = {self.parent_visits}, ln N = {log_n}, c = {number(self.c)}"
         lines = [header, f"{'child':<6}{'wins':>6}{'visits':>8}{'mean':>8}{'bonus':>8}{'score':>8}"]
         for row in self.rows:
             lines.append(
