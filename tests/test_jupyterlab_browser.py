@@ -1,0 +1,150 @@
+"""Chapter 3 in JupyterLab, as a learner runs it: open, Run All, edit the UCB1 table.
+
+JupyterLab serves a temporary copy of ``notebooks/`` on 127.0.0.1. The test clears the
+stored outputs (Edit menu), runs every cell (Run menu), waits for the kernel to finish and
+checks that no cell raised. Then it edits the UCB1 table widget and checks that the chosen
+child changes as the hand computation says:
+
+- default table: A 4 wins of 6 visits, B 1 of 3, C 0 of 1, so N = 10, and c = sqrt(2):
+  A = 4/6 + sqrt(2 ln 10 / 6) = 1.543, B = 1/3 + sqrt(2 ln 10 / 3) = 1.572,
+  C = 0 + sqrt(2 ln 10 / 1) = 2.146, so UCB1 descends into C;
+- C tried and lost again (0 of 2, N = 11): A = 1.561, B = 1.598, C = 1.549, so B.
+
+The widget's contract (mctslib's UCB1 table): inputs with classes ``ucb1-wins-<i>``,
+``ucb1-visits-<i>`` and ``ucb1-c`` (ipywidgets puts the class on the widget's outer div,
+the <input> is inside), and an HTML output ``ucb1-result`` whose text says ``chosen: <NAME>``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from browser import REPO, chromium, is_local, jupyterlab
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "03_ucb1_by_hand.ipynb"
+RUN_TIMEOUT_MS = 120_000
+
+KERNEL_IDLE_JS = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = panel && panel.sessionContext && panel.sessionContext.session
+    && panel.sessionContext.session.kernel;
+  return kernel && kernel.status === 'idle';
+}"""
+# Run All is over when the kernel is idle and every code cell has an execution count (a
+# queued or running cell has none: JupyterLab shows it as [*]), or when a cell raised (Run
+# All stops there).
+RUN_ALL_OVER_JS = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const cells = panel.content.model.toJSON().cells.filter(c => c.cell_type === 'code');
+  const raised = cells.some(c => c.outputs.some(o => o.output_type === 'error'));
+  const allRan = cells.every(c => c.execution_count !== null);
+  return panel.sessionContext.session.kernel.status === 'idle' && (allRan || raised);
+}"""
+NOTEBOOK_JSON_JS = "() => window.jupyterapp.shell.currentWidget.content.model.toJSON()"
+
+
+def ucb1_choice(wins, visits, c):
+    """The child UCB1 descends into: highest mean + c * sqrt(ln N / n) (first on ties)."""
+    total = sum(visits)
+    scores = [w / n + c * math.sqrt(math.log(total) / n) for w, n in zip(wins, visits)]
+    return "ABC"[scores.index(max(scores))]
+
+
+def test_hand_computation_behind_the_expected_choices():
+    """The two expectations below, recomputed from the formula (not from mctslib)."""
+    assert ucb1_choice([4, 1, 0], [6, 3, 1], math.sqrt(2)) == "C"
+    assert ucb1_choice([4, 1, 0], [6, 3, 2], math.sqrt(2)) == "B"
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on a copy of notebooks/; stopped (kernels too) whatever the test does."""
+    notebooks = REPO / "notebooks"
+    if not (notebooks / NOTEBOOK).is_file():
+        pytest.fail(f"{notebooks / NOTEBOOK} does not exist")
+    with jupyterlab(notebooks, tmp_path_factory.mktemp("jupyterlab")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def lab_browser(playwright, tmp_path_factory):
+    with chromium(playwright, tmp_path_factory.mktemp("chromium-lab")) as (context, network):
+        yield context, network
+
+
+def click_menu(page, menu: str, command: str) -> None:
+    """Open a menu of JupyterLab's menu bar and click the item that runs ``command``."""
+    page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^{menu}$")).click()
+    page.locator(f"li.lm-Menu-item[data-command='{command}']").click()
+
+
+def widget_input(page, css_class: str):
+    """The <input> of the widget with ``css_class`` (the class sits on its outer div)."""
+    return page.locator(f".{css_class} input, input.{css_class}").first
+
+
+def wait_for(page, condition: str, timeout_ms: int, failure: str) -> None:
+    """Wait until the JavaScript ``condition`` holds; fail with ``failure`` if it never does."""
+    try:
+        page.wait_for_function(condition, timeout=timeout_ms, polling=250)
+    except PlaywrightTimeout:
+        pytest.fail(f"{failure} (waited {timeout_ms / 1000:.0f} s)")
+
+
+def test_run_all_then_edit_the_ucb1_table(lab, lab_browser, screenshot_dir):
+    context, network = lab_browser
+    page = context.new_page()
+    page.goto(f"{lab.url}/lab/tree/{NOTEBOOK}?token={lab.token}")
+    wait_for(page, KERNEL_IDLE_JS, 60_000, f"{NOTEBOOK} did not open with an idle kernel")
+
+    click_menu(page, "Edit", "editmenu:clear-all")  # the stored outputs must not count
+    click_menu(page, "Run", "runmenu:run-all")
+    wait_for(page, RUN_ALL_OVER_JS, RUN_TIMEOUT_MS, f"Run All on {NOTEBOOK} did not finish")
+    errors = [
+        f"cell {index}: {output['ename']}: {output['evalue']}"
+        for index, cell in enumerate(page.evaluate(NOTEBOOK_JSON_JS)["cells"])
+        for output in cell.get("outputs", [])
+        if output["output_type"] == "error"
+    ]
+    assert not errors, f"{NOTEBOOK} raised in JupyterLab:\n" + "\n".join(errors)
+
+    has_table = "() => document.querySelector('.ucb1-result') !== null"
+    wait_for(page, has_table, 15_000, "no UCB1 table (an element with class ucb1-result)")
+    result = page.locator(".ucb1-result").first
+    result.scroll_into_view_if_needed()
+    assert "chosen: C" in result.inner_text(), f"default table says {result.inner_text()!r}"
+    assert [widget_input(page, f"ucb1-wins-{i}").input_value() for i in range(3)] == ["4", "1", "0"]
+    assert [widget_input(page, f"ucb1-visits-{i}").input_value() for i in range(3)] == [
+        "6",
+        "3",
+        "1",
+    ]
+    assert float(widget_input(page, "ucb1-c").input_value()) == pytest.approx(
+        math.sqrt(2), abs=1e-3
+    )
+
+    visits_c = widget_input(page, "ucb1-visits-2")
+    visits_c.fill("2")
+    visits_c.press("Enter")  # IntText sends its value on Enter (or when it loses focus)
+    try:
+        page.wait_for_function(
+            "() => document.querySelector('.ucb1-result').innerText.includes('chosen: B')",
+            timeout=15_000,
+        )
+    except PlaywrightTimeout:
+        pass  # the assertion below says what the table shows
+    shot = screenshot_dir / "jupyterlab-03_ucb1_by_hand.png"
+    page.screenshot(path=str(shot))
+    print(f"\nscreenshot of JupyterLab: {shot}")
+    assert "chosen: B" in result.inner_text(), (
+        f"after setting C's visits to 2 the table says {result.inner_text()!r}"
+    )
+
+    outside = [url for url in network.requests if not is_local(url)]
+    assert not outside, "JupyterLab's page fetched from outside 127.0.0.1:\n" + "\n".join(outside)
+    page.close()
