@@ -4,8 +4,11 @@ Layers, bottom to top (nothing imports a layer above it):
 
 - ``mctslib.rng``: the one helper that turns a seed into a random generator;
 - ``mctslib.games``: rules of games (tic-tac-toe, ...), knowing nothing of search;
-- ``mctslib.selection``, ``mctslib.bandits``, ``mctslib.flat``, ``mctslib.minimax``:
-  selection rules, bandit algorithms, flat Monte Carlo and exact solvers;
+- ``mctslib.selection``, ``mctslib.bandits``, ``mctslib.flat``, ``mctslib.minimax``,
+  ``mctslib.uct``: selection rules, bandit algorithms, flat Monte Carlo, exact solvers
+  and UCT; ``mctslib.fast``: numba twins of the readable engines;
+- ``mctslib.arena``, ``mctslib.stats``, ``mctslib.harness``, ``mctslib.cli``: matches,
+  confidence intervals, the published tic-tac-toe harness, ``python -m mctslib``;
 - ``mctslib.plotting``, ``mctslib.widgets``, ``mctslib.progress``: figures, live plots,
   notebook widgets and progress bars (import them from their modules; they pull in
   matplotlib and ipywidgets).
@@ -15,6 +18,7 @@ Each function's docstring names the chapter that teaches it.
 
 __version__ = "0.1.0"
 
+from .arena import MatchResult, RandomPlayer, play_game, play_match
 from .bandits import (
     UCB1,
     BanditArms,
@@ -24,7 +28,8 @@ from .bandits import (
     run_experiment,
 )
 from .flat import FlatMCResult, find_traps, flat_monte_carlo, random_playout
-from .games import DRAW, LOSS, WIN, GameState, TicTacToe
+from .games import DRAW, LOSS, WIN, GameState, SubtractionGame, SumToFifteen, TicTacToe
+from .harness import run_harness
 from .minimax import (
     minimax_value,
     move_values,
@@ -34,6 +39,9 @@ from .minimax import (
 )
 from .rng import make_rng, spawn_rngs
 from .selection import SQRT2, ucb1_bonus, ucb1_score, ucb1_step
+from .stats import games_for_width, score_interval
+from .uct import UCTSearch, format_tree, robust_child
+from .xorshift import XorShift64
 
 __all__ = [
     "DRAW",
@@ -47,17 +55,30 @@ __all__ = [
     "FlatMCResult",
     "GameState",
     "Greedy",
+    "MatchResult",
+    "RandomPlayer",
+    "SubtractionGame",
+    "SumToFifteen",
     "TicTacToe",
+    "UCTSearch",
+    "XorShift64",
     "__version__",
     "find_traps",
     "flat_monte_carlo",
+    "format_tree",
+    "games_for_width",
     "make_rng",
     "minimax_value",
     "move_values",
+    "play_game",
+    "play_match",
     "random_playout",
     "random_playout_value",
     "reachable_states",
+    "robust_child",
     "run_experiment",
+    "run_harness",
+    "score_interval",
     "spawn_rngs",
     "ucb1_bonus",
     "ucb1_score",

@@ -24,7 +24,7 @@ import numpy as np
 from ._checks import check_int, check_real
 from .games.base import GameState
 from .minimax import minimax_value, move_values, random_playout_move_values, reachable_states
-from .rng import make_rng
+from .rng import make_rng, move_source
 
 __all__ = [
     "FlatMCResult",
@@ -42,15 +42,16 @@ def _check_game_on(state: GameState, what: str) -> None:
         raise ValueError(f"{what} needs a position where the game is still on; this one is over.")
 
 
-def random_playout(state: GameState, rng: np.random.Generator) -> GameState:
+def random_playout(state: GameState, rng) -> GameState:
     """Play uniformly random legal moves for both sides until the game ends.
 
     Parameters
     ----------
     state : GameState
         Where to start (a finished game is returned unchanged).
-    rng : numpy.random.Generator
-        The source of every random choice (see :func:`mctslib.rng.make_rng`).
+    rng : numpy.random.Generator, XorShift64 or GeneratorSource
+        The source of every random choice (see :func:`mctslib.rng.make_rng`);
+        UCT passes the xorshift64 stream of the published harness.
 
     Returns
     -------
@@ -61,12 +62,14 @@ def random_playout(state: GameState, rng: np.random.Generator) -> GameState:
 
     Notes
     -----
-    One draw ``rng.integers(len(moves))`` per move, so the same generator
-    state gives the same playout on every machine. Chapter 1.
+    One draw ``below(len(moves))`` per move (``rng.integers(len(moves))`` for
+    a numpy Generator), so the same generator state gives the same playout on
+    every machine. Chapter 1; UCT uses it for its simulation phase.
     """
+    source = move_source(rng)
     moves = state.legal_moves()
     while moves:  # the protocol promises no legal moves exactly when the game is over
-        state = state.play(moves[rng.integers(len(moves))])
+        state = state.play(moves[source.below(len(moves))])
         moves = state.legal_moves()
     return state
 
@@ -169,14 +172,14 @@ def flat_monte_carlo(state: GameState, playouts_per_move: int, seed) -> FlatMCRe
     """
     playouts_per_move = check_int("playouts_per_move", playouts_per_move, 1)
     _check_game_on(state, "flat_monte_carlo")
-    rng = make_rng(seed)
+    source = move_source(make_rng(seed))  # wrapped once, not on every playout
     player = state.player_to_move
     moves = tuple(state.legal_moves())
     children = [state.play(move) for move in moves]
     results = np.empty((len(moves), playouts_per_move))
     for round_ in range(playouts_per_move):
         for i, child in enumerate(children):
-            results[i, round_] = random_playout(child, rng).result(player)
+            results[i, round_] = random_playout(child, source).result(player)
     return _summarise(moves, results)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .xorshift import XorShift64
+
 
 def make_rng(seed=None) -> np.random.Generator:
     """Turn a seed, a ``SeedSequence``, a ``Generator`` or ``None`` into a Generator.
@@ -59,3 +61,29 @@ def spawn_rngs(seed, count: int) -> list[np.random.Generator]:
         make_rng(seed)  # same validation and messages as make_rng
         seed = np.random.SeedSequence(seed)
     return [np.random.default_rng(child) for child in seed.spawn(count)]
+
+
+class GeneratorSource:
+    """A numpy Generator seen through ``below(count)``, the one draw searches make.
+
+    Playouts and UCT only ever ask for "a whole number in 0..count-1". Both
+    this adapter and :class:`~mctslib.xorshift.XorShift64` answer that, so the
+    same search code runs on numpy's generator (the book's default) or on the
+    xorshift64 stream of the published harness (UCT chapter).
+    """
+
+    __slots__ = ("generator",)
+
+    def __init__(self, seed=None):
+        self.generator = make_rng(seed)
+
+    def below(self, count: int) -> int:
+        """A uniformly random whole number in ``0 .. count-1``."""
+        return int(self.generator.integers(count))
+
+
+def move_source(seed):
+    """Anything with ``below(count)``: an XorShift64 or GeneratorSource as is, else via numpy."""
+    if isinstance(seed, (XorShift64, GeneratorSource)):
+        return seed
+    return GeneratorSource(seed)

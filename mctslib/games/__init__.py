@@ -1,6 +1,8 @@
 """Rules of games: they know nothing of search (chapter 1 onward)."""
 
 from .base import DRAW, LOSS, WIN, GameState
+from .subtraction import SubtractionGame
+from .sum15 import SumToFifteen
 from .tictactoe import TicTacToe
 
-__all__ = ["DRAW", "LOSS", "WIN", "GameState", "TicTacToe"]
+__all__ = ["DRAW", "LOSS", "WIN", "GameState", "SubtractionGame", "SumToFifteen", "TicTacToe"]

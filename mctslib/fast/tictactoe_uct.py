@@ -1,0 +1,207 @@
+"""The UCT tic-tac-toe harness in numba: the twin of :class:`mctslib.uct.UCTSearch`.
+
+Same board masks, same xorshift64 stream, same order of operations as the
+readable UCT with an :class:`~mctslib.xorshift.XorShift64`, so both print the
+same harness numbers (UCT chapter). The tree is a set of flat arrays allocated
+once per searcher: children of a node sit next to each other, a node stores
+the index of its first child and their count.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..games.tictactoe import LINES
+
+_LINES = np.array(LINES, dtype=np.int64)
+_S13, _S7, _S17, _S32 = np.uint64(13), np.uint64(7), np.uint64(17), np.uint64(32)
+ONGOING, X_WINS, O_WINS, DRAW = -1, 0, 1, 2
+
+
+@njit(cache=True)
+def xorshift_next(rng):
+    """Advance the xorshift64 state held in ``rng[0]`` and return it."""
+    s = rng[0]
+    s ^= s << _S13
+    s ^= s >> _S7
+    s ^= s << _S17
+    rng[0] = s
+    return s
+
+
+@njit(cache=True)
+def below(rng, count):
+    """``((next() >> 32) * count) >> 32``: a number in 0..count-1."""
+    return np.int64(((xorshift_next(rng) >> _S32) * np.uint64(count)) >> _S32)
+
+
+@njit(cache=True)
+def popcount(mask):
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def status(x, o):
+    """X_WINS, O_WINS (X's lines checked first), DRAW on a full board, else ONGOING."""
+    for line in _LINES:
+        if x & line == line:
+            return X_WINS
+    for line in _LINES:
+        if o & line == line:
+            return O_WINS
+    if x | o == 0x1FF:
+        return DRAW
+    return ONGOING
+
+
+@njit(cache=True)
+def random_cell(x, o, rng):
+    """The below(free count)-th free cell in ascending order (drop the lowest bit k times)."""
+    free = 0x1FF & ~(x | o)
+    for _ in range(below(rng, popcount(free))):
+        free &= free - 1
+    cell = 0
+    while not (free >> cell) & 1:
+        cell += 1
+    return cell
+
+
+@njit(cache=True)
+def play(x, o, cell):
+    """Put the mark of the player to move (from the mark count) on ``cell``."""
+    if popcount(x | o) % 2 == 0:
+        return x | (1 << cell), o
+    return x, o | (1 << cell)
+
+
+@njit(cache=True)
+def search(x, o, iterations, c, rng, move, first_child, child_count, visits, wins):
+    """Run ``iterations`` UCT iterations from (x, o) and return the most visited move."""
+    count = 1  # node 0 is the root
+    first_child[0] = 0
+    child_count[0] = 0
+    visits[0] = 0
+    wins[0] = 0.0
+    path = np.empty(11, dtype=np.int64)
+    cells = np.empty(9, dtype=np.int64)
+    for _ in range(iterations):
+        node, bx, bo, depth = 0, x, o, 1
+        path[0] = 0
+        while child_count[node] > 0:  # selection
+            log_parent = math.log(visits[node])
+            best, best_score = -1, -math.inf
+            for child in range(first_child[node], first_child[node] + child_count[node]):
+                if visits[child] == 0:
+                    best = child
+                    break
+                score = wins[child] / visits[child] + c * math.sqrt(log_parent / visits[child])
+                if score > best_score:
+                    best, best_score = child, score
+            node = best
+            bx, bo = play(bx, bo, move[node])
+            path[depth] = node
+            depth += 1
+        if status(bx, bo) == ONGOING and (visits[node] > 0 or node == 0):  # expansion
+            free = 0x1FF & ~(bx | bo)
+            n = 0
+            for cell in range(9):
+                if (free >> cell) & 1:
+                    cells[n] = cell
+                    n += 1
+            for i in range(n - 1, 0, -1):
+                j = below(rng, i + 1)
+                cells[i], cells[j] = cells[j], cells[i]
+            first_child[node] = count
+            child_count[node] = n
+            for k in range(n):
+                move[count + k] = cells[k]
+                child_count[count + k] = 0
+                visits[count + k] = 0
+                wins[count + k] = 0.0
+            node = count
+            count += n
+            bx, bo = play(bx, bo, move[node])
+            path[depth] = node
+            depth += 1
+        mover = (popcount(bx | bo) + 1) % 2  # who made the last move on the path
+        result = status(bx, bo)
+        while result == ONGOING:  # simulation
+            bx, bo = play(bx, bo, random_cell(bx, bo, rng))
+            result = status(bx, bo)
+        reward = 0.5 if result == DRAW else (1.0 if result == mover else 0.0)
+        for d in range(depth - 1, -1, -1):  # backpropagation
+            visits[path[d]] += 1
+            wins[path[d]] += reward
+            reward = 1.0 - reward
+    best = first_child[0]
+    for child in range(first_child[0] + 1, first_child[0] + child_count[0]):
+        if visits[child] > visits[best]:
+            best = child
+    return move[best]
+
+
+@njit(cache=True)
+def play_games(games, search_plays_x, iterations, c, search_rng, opponent_rng,
+               move, first_child, child_count, visits, wins):
+    """Games against the uniformly random opponent; returns (wins, draws, losses) of the search."""
+    won = drawn = lost = 0
+    search_player = 0 if search_plays_x else 1
+    for _ in range(games):
+        x, o = 0, 0
+        result = ONGOING
+        while result == ONGOING:
+            if popcount(x | o) % 2 == search_player:
+                cell = search(x, o, iterations, c, search_rng, move, first_child, child_count,
+                              visits, wins)
+            else:
+                cell = random_cell(x, o, opponent_rng)
+            x, o = play(x, o, cell)
+            result = status(x, o)
+        if result == DRAW:
+            drawn += 1
+        elif result == search_player:
+            won += 1
+        else:
+            lost += 1
+    return won, drawn, lost
+
+
+class FastTicTacToeUCT:
+    """A numba UCT searcher for tic-tac-toe with its xorshift state and node arrays.
+
+    The arrays are sized once for ``iterations`` (each iteration adds at most
+    nine nodes) and reused by every search; the xorshift state continues across
+    searches, as in the reference harness.
+    """
+
+    def __init__(self, iterations: int, exploration: float, seed: int):
+        from ..xorshift import XorShift64
+
+        self.iterations = int(iterations)
+        self.exploration = float(exploration)
+        self.rng = np.array([XorShift64(seed).state], dtype=np.uint64)
+        capacity = 9 * self.iterations + 1
+        self.move = np.zeros(capacity, dtype=np.int64)
+        self.first_child = np.zeros(capacity, dtype=np.int64)
+        self.child_count = np.zeros(capacity, dtype=np.int64)
+        self.visits = np.zeros(capacity, dtype=np.int64)
+        self.wins = np.zeros(capacity, dtype=np.float64)
+
+    def _arrays(self):
+        return self.move, self.first_child, self.child_count, self.visits, self.wins
+
+    def choose(self, x: int, o: int) -> int:
+        """The most visited move after a fresh search of position (x, o)."""
+        return int(search(x, o, self.iterations, self.exploration, self.rng, *self._arrays()))
+
+    def play_games(self, games: int, search_plays_x: bool, opponent_rng: np.ndarray):
+        """``games`` games against the random opponent whose state is ``opponent_rng[0]``."""
+        return play_games(games, search_plays_x, self.iterations, self.exploration, self.rng,
+                          opponent_rng, *self._arrays())

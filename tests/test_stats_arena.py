@@ -1,0 +1,76 @@
+"""Match statistics (Wilson interval, games needed) and the match runner."""
+
+import math
+
+import pytest
+
+from mctslib.arena import MatchResult, RandomPlayer, play_game, play_match
+from mctslib.games import SubtractionGame, SumToFifteen, TicTacToe
+from mctslib.stats import games_for_width, score_interval
+from mctslib.uct import UCTSearch
+
+
+def test_wilson_interval_by_hand():
+    # 7 wins of 10: centre (0.7 + 1.96^2/20) / (1 + 1.96^2/10) = 0.6365...
+    score, low, high = score_interval(7, 0, 3)
+    z = 1.959963984540054
+    centre = (0.7 + z * z / 20) / (1 + z * z / 10)
+    half = z * math.sqrt(0.7 * 0.3 / 10 + z * z / 400) / (1 + z * z / 10)
+    assert score == 0.7
+    assert low == pytest.approx(centre - half) and high == pytest.approx(centre + half)
+    assert low == pytest.approx(0.3968, abs=1e-4) and high == pytest.approx(0.8922, abs=1e-4)
+
+
+def test_clean_sweep_keeps_doubt_and_draws_count_half():
+    score, low, high = score_interval(10, 0, 0)
+    assert score == 1.0 and high == 1.0 and 0.6 < low < 0.8
+    assert score_interval(0, 10, 0)[0] == 0.5
+
+
+def test_interval_narrows_like_one_over_root_n():
+    width_100 = score_interval(50, 0, 50)[2] - score_interval(50, 0, 50)[1]
+    width_400 = score_interval(200, 0, 200)[2] - score_interval(200, 0, 200)[1]
+    assert width_100 / width_400 == pytest.approx(2.0, rel=0.02)
+
+
+def test_games_for_width():
+    assert games_for_width(0.1) == 385  # (2 * 1.96)^2 * 0.25 / 0.01 = 384.1
+    assert games_for_width(0.05) == 4 * 385 - 3  # four times the games for half the width
+
+
+@pytest.mark.parametrize("call, word", [
+    (lambda: score_interval(0, 0, 0), "at least one game"),
+    (lambda: score_interval(-1, 2, 3), "wins"),
+    (lambda: score_interval(1, 1, 1, confidence=1.0), "confidence"),
+    (lambda: games_for_width(0.0), "width"),
+])
+def test_bad_input(call, word):
+    with pytest.raises(ValueError, match=word):
+        call()
+
+
+def test_play_game_and_random_player():
+    final = play_game([RandomPlayer(1), RandomPlayer(2)], TicTacToe())
+    assert final.is_terminal()
+
+
+def test_match_alternates_sides_and_is_reproducible():
+    # Perfect play wins any subtraction game from 5 stones for whoever moves first,
+    # so a strong search against itself wins exactly the games in which it moves first.
+    make = lambda seed: UCTSearch(1.0, iterations=400, seed=seed)
+    result = play_match(make, make, SubtractionGame(5), games=6, seed=3)
+    assert (result.wins, result.draws, result.losses) == (3, 0, 3)
+    again = play_match(make, make, SubtractionGame(5), games=6, seed=3)
+    assert again == result
+
+
+def test_uct_beats_random_at_sum_to_fifteen():
+    result = play_match(lambda s: UCTSearch(1.0, iterations=300, seed=s), RandomPlayer,
+                        SumToFifteen(), games=20, seed=4)
+    assert result.losses == 0 and result.score > 0.75
+    assert isinstance(result, MatchResult) and "95% interval" in str(result)
+
+
+def test_match_needs_games():
+    with pytest.raises(ValueError, match="games"):
+        play_match(RandomPlayer, RandomPlayer, TicTacToe(), games=0)
