@@ -78,3 +78,53 @@ class LivePlot:
             self._handle = self._display(self.fig, display_id=True)
         else:
             self._handle.update(self.fig)
+
+
+# Colours read on white and on a dark page alike: the move the search picks stands out,
+# the other candidates stay quiet.
+_CHOSEN_COLOUR = "#d35400"
+_OTHER_COLOUR = "#7f8c8d"
+
+
+def draw_root_bars(ax, stats, chosen=None, title: str | None = None,
+                   move_label: str = "candidate move", mover: str = "the mover") -> None:
+    """Draw one bar per candidate move: its visits, with its mean result written on top.
+
+    This is what a search's budget looks like after one decision: the bars
+    show where the iterations went, the labels how well each move did for
+    the player choosing (win 1, draw 0.5, loss 0). Used by the UCT chapter
+    (the sum-to-15 game) for its static figure and inside its widget.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+        Where to draw (it is not cleared first).
+    stats : sequence of objects with ``move``, ``visits`` and ``mean``
+        The root children, e.g. :meth:`mctslib.uct.UCTSearch.root_stats`;
+        drawn sorted by move.
+    chosen : move, optional
+        The move the search plays; its bar is highlighted.
+    title : str, optional
+        The axes title.
+    move_label : str
+        What a move is called on the x axis (e.g. ``"number the bot could pick"``).
+    mover : str
+        Whose result the labels give, for the x axis label (e.g. ``"the bot"``).
+    """
+    if len(stats) == 0:
+        raise ValueError("stats must hold at least one candidate move, got none.")
+    ordered = sorted(stats, key=lambda child: child.move)
+    positions = range(len(ordered))
+    visits = [child.visits for child in ordered]
+    colours = [_CHOSEN_COLOUR if child.move == chosen else _OTHER_COLOUR for child in ordered]
+    bars = ax.bar(positions, visits, color=colours, width=0.7)
+    # An unvisited move has no mean: say so instead of printing "nan".
+    labels = ["-" if child.visits == 0 else f"{child.mean:.2f}" for child in ordered]
+    ax.bar_label(bars, labels=labels, padding=2, fontsize=9)
+    ax.set_xticks(list(positions), [str(child.move) for child in ordered])
+    ax.set_xlabel(f"{move_label}\n(on each bar: mean result for {mover}; win 1, draw 0.5, loss 0)")
+    ax.set_ylabel("visits (iterations)")
+    ax.set_ylim(0, max(max(visits), 1) * 1.15)  # room for the labels above the tallest bar
+    ax.spines[["top", "right"]].set_visible(False)
+    if title:
+        ax.set_title(title)

@@ -32,7 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 import yaml
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 REPO = Path(__file__).resolve().parent.parent
 BUILD_HTML = REPO / "_build" / "html"
@@ -365,3 +367,38 @@ def chromium(playwright, user_data_dir: Path):
         yield context, network
     finally:
         context.close()
+
+
+# --- JupyterLab page helpers shared by the JupyterLab tests ---
+
+KERNEL_IDLE_JS = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = panel && panel.sessionContext && panel.sessionContext.session
+    && panel.sessionContext.session.kernel;
+  return kernel && kernel.status === 'idle';
+}"""
+# Run All is over when the kernel is idle and every code cell has an execution count (a
+# queued or running cell has none: JupyterLab shows it as [*]), or when a cell raised (Run
+# All stops there).
+RUN_ALL_OVER_JS = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const cells = panel.content.model.toJSON().cells.filter(c => c.cell_type === 'code');
+  const raised = cells.some(c => c.outputs.some(o => o.output_type === 'error'));
+  const allRan = cells.every(c => c.execution_count !== null);
+  return panel.sessionContext.session.kernel.status === 'idle' && (allRan || raised);
+}"""
+NOTEBOOK_JSON_JS = "() => window.jupyterapp.shell.currentWidget.content.model.toJSON()"
+
+
+def click_menu(page, menu: str, command: str) -> None:
+    """Open a menu of JupyterLab's menu bar and click the item that runs ``command``."""
+    page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^{menu}$")).click()
+    page.locator(f"li.lm-Menu-item[data-command='{command}']").click()
+
+
+def wait_for(page, condition: str, timeout_ms: int, failure: str) -> None:
+    """Wait until the JavaScript ``condition`` holds; fail with ``failure`` if it never does."""
+    try:
+        page.wait_for_function(condition, timeout=timeout_ms, polling=250)
+    except PlaywrightTimeout:
+        pytest.fail(f"{failure} (waited {timeout_ms / 1000:.0f} s)")

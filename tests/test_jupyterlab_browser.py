@@ -18,35 +18,25 @@ the <input> is inside), and an HTML output ``ucb1-result`` whose text says ``cho
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
-from browser import REPO, chromium, is_local, jupyterlab
+from browser import (
+    KERNEL_IDLE_JS,
+    NOTEBOOK_JSON_JS,
+    REPO,
+    RUN_ALL_OVER_JS,
+    chromium,
+    click_menu,
+    is_local,
+    jupyterlab,
+    wait_for,
+)
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "03_ucb1_by_hand.ipynb"
 RUN_TIMEOUT_MS = 120_000
-
-KERNEL_IDLE_JS = """() => {
-  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  const kernel = panel && panel.sessionContext && panel.sessionContext.session
-    && panel.sessionContext.session.kernel;
-  return kernel && kernel.status === 'idle';
-}"""
-# Run All is over when the kernel is idle and every code cell has an execution count (a
-# queued or running cell has none: JupyterLab shows it as [*]), or when a cell raised (Run
-# All stops there).
-RUN_ALL_OVER_JS = """() => {
-  const panel = window.jupyterapp.shell.currentWidget;
-  const cells = panel.content.model.toJSON().cells.filter(c => c.cell_type === 'code');
-  const raised = cells.some(c => c.outputs.some(o => o.output_type === 'error'));
-  const allRan = cells.every(c => c.execution_count !== null);
-  return panel.sessionContext.session.kernel.status === 'idle' && (allRan || raised);
-}"""
-NOTEBOOK_JSON_JS = "() => window.jupyterapp.shell.currentWidget.content.model.toJSON()"
-
 
 def ucb1_choice(wins, visits, c):
     """The child UCB1 descends into: highest mean + c * sqrt(ln N / n) (first on ties)."""
@@ -77,23 +67,9 @@ def lab_browser(playwright, tmp_path_factory):
         yield context, network
 
 
-def click_menu(page, menu: str, command: str) -> None:
-    """Open a menu of JupyterLab's menu bar and click the item that runs ``command``."""
-    page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^{menu}$")).click()
-    page.locator(f"li.lm-Menu-item[data-command='{command}']").click()
-
-
 def widget_input(page, css_class: str):
     """The <input> of the widget with ``css_class`` (the class sits on its outer div)."""
     return page.locator(f".{css_class} input, input.{css_class}").first
-
-
-def wait_for(page, condition: str, timeout_ms: int, failure: str) -> None:
-    """Wait until the JavaScript ``condition`` holds; fail with ``failure`` if it never does."""
-    try:
-        page.wait_for_function(condition, timeout=timeout_ms, polling=250)
-    except PlaywrightTimeout:
-        pytest.fail(f"{failure} (waited {timeout_ms / 1000:.0f} s)")
 
 
 def test_run_all_then_edit_the_ucb1_table(lab, lab_browser, screenshot_dir):

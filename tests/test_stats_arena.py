@@ -1,6 +1,8 @@
 """Match statistics (Wilson interval, games needed) and the match runner."""
 
+import functools
 import math
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -57,15 +59,14 @@ def test_play_game_and_random_player():
 def test_match_alternates_sides_and_is_reproducible():
     # Perfect play wins any subtraction game from 5 stones for whoever moves first,
     # so a strong search against itself wins exactly the games in which it moves first.
-    make = lambda seed: UCTSearch(1.0, iterations=400, seed=seed)
-    result = play_match(make, make, SubtractionGame(5), games=6, seed=3)
+    result = play_match(_uct(400), _uct(400), SubtractionGame(5), games=6, seed=3)
     assert (result.wins, result.draws, result.losses) == (3, 0, 3)
-    again = play_match(make, make, SubtractionGame(5), games=6, seed=3)
+    again = play_match(_uct(400), _uct(400), SubtractionGame(5), games=6, seed=3)
     assert again == result
 
 
 def test_uct_beats_random_at_sum_to_fifteen():
-    result = play_match(lambda s: UCTSearch(1.0, iterations=300, seed=s), RandomPlayer,
+    result = play_match(_uct(300), RandomPlayer,
                         SumToFifteen(), games=20, seed=4)
     assert result.losses == 0 and result.score > 0.75
     assert isinstance(result, MatchResult) and "95% interval" in str(result)
@@ -74,3 +75,34 @@ def test_uct_beats_random_at_sum_to_fifteen():
 def test_match_needs_games():
     with pytest.raises(ValueError, match="games"):
         play_match(RandomPlayer, RandomPlayer, TicTacToe(), games=0)
+
+
+def _uct(iterations):
+    return functools.partial(UCTSearch, exploration=1.0, iterations=iterations)
+
+
+def test_parallel_and_executor_runs_equal_the_sequential_run(tmp_path):
+    sequential = play_match(_uct(60), RandomPlayer, TicTacToe(), games=8, seed=12)
+    parallel = play_match(_uct(60), RandomPlayer, TicTacToe(), games=8, seed=12, jobs=2)
+    with ThreadPoolExecutor(max_workers=2) as executor:
+        threaded = play_match(_uct(60), RandomPlayer, TicTacToe(), games=8, seed=12,
+                              executor=executor)
+    assert sequential == parallel == threaded
+    assert [r.index for r in parallel.records] == list(range(8))
+    assert [r.a_moved_first for r in parallel.records] == [True, False] * 4
+
+
+def test_openings_are_played_twice_with_sides_swapped():
+    openings = [TicTacToe.from_string("X../.../..."), TicTacToe.from_string(".X./.../...")]
+    result = play_match(RandomPlayer, RandomPlayer, openings, games=4, seed=1)
+    assert [r.a_moved_first for r in result.records] == [True, False, True, False]
+
+
+def test_save_and_load_keep_every_parameter(tmp_path):
+    result = play_match(_uct(30), RandomPlayer, TicTacToe(), games=4, seed=2)
+    path = tmp_path / "match.json"
+    result.save(path, a="uct 30", b="random", seed=2)
+    loaded, parameters = MatchResult.load(path)
+    assert loaded == result and parameters == {"a": "uct 30", "b": "random", "seed": 2}
+    seconds_a, seconds_b = result.seconds_per_move()
+    assert seconds_a > 0 and seconds_b >= 0
