@@ -28,7 +28,16 @@ from .bandits import (
     run_experiment,
 )
 from .flat import FlatMCResult, find_traps, flat_monte_carlo, random_playout
-from .games import DRAW, LOSS, WIN, GameState, SubtractionGame, SumToFifteen, TicTacToe
+from .games import (
+    DRAW,
+    LOSS,
+    WIN,
+    GameState,
+    SubtractionGame,
+    SumToFifteen,
+    TicTacToe,
+    UltimateTicTacToe,
+)
 from .harness import run_harness
 from .minimax import (
     minimax_value,
@@ -61,6 +70,7 @@ __all__ = [
     "SumToFifteen",
     "TicTacToe",
     "UCTSearch",
+    "UltimateTicTacToe",
     "XorShift64",
     "__version__",
     "find_traps",

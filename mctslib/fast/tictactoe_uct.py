@@ -15,27 +15,10 @@ import numpy as np
 from numba import njit
 
 from ..games.tictactoe import LINES
+from .xorshift import below, new_rng, xorshift_next  # noqa: F401 (re-exported for tests)
 
 _LINES = np.array(LINES, dtype=np.int64)
-_S13, _S7, _S17, _S32 = np.uint64(13), np.uint64(7), np.uint64(17), np.uint64(32)
 ONGOING, X_WINS, O_WINS, DRAW = -1, 0, 1, 2
-
-
-@njit(cache=True)
-def xorshift_next(rng):
-    """Advance the xorshift64 state held in ``rng[0]`` and return it."""
-    s = rng[0]
-    s ^= s << _S13
-    s ^= s >> _S7
-    s ^= s << _S17
-    rng[0] = s
-    return s
-
-
-@njit(cache=True)
-def below(rng, count):
-    """``((next() >> 32) * count) >> 32``: a number in 0..count-1."""
-    return np.int64(((xorshift_next(rng) >> _S32) * np.uint64(count)) >> _S32)
 
 
 @njit(cache=True)
@@ -182,11 +165,9 @@ class FastTicTacToeUCT:
     """
 
     def __init__(self, iterations: int, exploration: float, seed: int):
-        from ..xorshift import XorShift64
-
         self.iterations = int(iterations)
         self.exploration = float(exploration)
-        self.rng = np.array([XorShift64(seed).state], dtype=np.uint64)
+        self.rng = new_rng(seed)
         capacity = 9 * self.iterations + 1
         self.move = np.zeros(capacity, dtype=np.int64)
         self.first_child = np.zeros(capacity, dtype=np.int64)

@@ -4,5 +4,7 @@ from .base import DRAW, LOSS, WIN, GameState
 from .subtraction import SubtractionGame
 from .sum15 import SumToFifteen
 from .tictactoe import TicTacToe
+from .uttt import UltimateTicTacToe
 
-__all__ = ["DRAW", "LOSS", "WIN", "GameState", "SubtractionGame", "SumToFifteen", "TicTacToe"]
+__all__ = ["DRAW", "LOSS", "WIN", "GameState", "SubtractionGame", "SumToFifteen", "TicTacToe",
+           "UltimateTicTacToe"]
