@@ -1,0 +1,303 @@
+"""Distance from equilibrium over rounds: decoupled UCB1 vs regret matching at one node.
+
+The simultaneous-moves chapter lets two learners of the same kind play the
+weighted rock-paper-scissors game (:func:`~mctslib.matrix_games.weighted_rock_paper_scissors`)
+against each other and measures, at log-spaced checkpoints, how far their
+average strategies are from the equilibrium, on several seeds, next to the
+floor that 10% uniform exploration alone would impose
+(:func:`~mctslib.matrix_games.exploration_floor`).
+
+:func:`one_node_experiment` runs it with a small default budget (100,000
+rounds: seconds); the command line runs the full budget and stores it::
+
+    python -m mctslib.experiments.simultaneous --out data/simultaneous/one_node.json
+
+(10,000,000 rounds, seeds 0-4, both learners, both kinds of outcome; about
+ten seconds with numba). :func:`load_one_node_experiment` reads the file back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from .._checks import check_int
+from ..matrix_games import (
+    MatrixGame,
+    exploration_floor,
+    solve_zero_sum,
+    weighted_rock_paper_scissors,
+)
+from ..progress import progress_bar
+from ..selection import SQRT2
+from ..simultaneous import (
+    DEFAULT_EXPLORATION,
+    ENGINES,
+    LEARNERS,
+    OUTCOMES,
+    check_exploration,
+    log_checkpoints,
+    run_one_node,
+)
+
+#: The chapter's budget (seconds) and the stored run's budget.
+SMALL_ROUNDS = 100_000
+FULL_ROUNDS = 10_000_000
+SEEDS = (0, 1, 2, 3, 4)
+FIRST_CHECKPOINT = 1_000
+PER_DECADE = 10
+
+
+@dataclass(frozen=True)
+class OneNodeExperiment:
+    """Everything one experiment produced, JSON-ready.
+
+    Attributes
+    ----------
+    parameters : dict
+        Game (name, move names, payoffs), learners, outcomes, rounds, seeds,
+        exploration, c, checkpoints' spacing, engine.
+    equilibrium : dict
+        ``row_strategy``, ``column_strategy`` and ``value`` from the linear program.
+    exploration_floor : float
+        Distance of the equilibrium mixed 90/10 (for 10% exploration) with uniform.
+    runs : list of dict
+        One per (learner, outcomes, seed): ``checkpoints``, ``average_distance``,
+        ``current_distance`` and the four final strategies.
+    seconds : float
+        Wall-clock time of the whole experiment.
+    mctslib_version : str
+    """
+
+    parameters: dict
+    equilibrium: dict
+    exploration_floor: float
+    runs: list
+    seconds: float
+    mctslib_version: str
+
+    def run(self, learner: str, outcomes: str, seed: int) -> dict:
+        """The stored run of ``learner`` with ``outcomes`` on ``seed``."""
+        for record in self.runs:
+            if (record["learner"], record["outcomes"], record["seed"]) == (learner, outcomes, seed):
+                return record
+        raise ValueError(f"no run of {learner!r} with {outcomes!r} outcomes on seed {seed!r}.")
+
+    def curves(self, learner: str, outcomes: str = "payoff") -> tuple[np.ndarray, np.ndarray]:
+        """Checkpoints and the average strategies' distance, one row per seed."""
+        records = [self.run(learner, outcomes, seed) for seed in self.parameters["seeds"]]
+        return (np.array(records[0]["checkpoints"]),
+                np.array([record["average_distance"] for record in records]))
+
+    def final_distances(self, learner: str, outcomes: str = "payoff") -> np.ndarray:
+        """The average strategies' distance at the last checkpoint, one per seed."""
+        return self.curves(learner, outcomes)[1][:, -1]
+
+    def summary(self) -> str:
+        """Final distances per seed and learner, the floor, and how they compare (plain text)."""
+        floor = self.exploration_floor
+        seeds = self.parameters["seeds"]
+        lines = [
+            (f"{self.parameters['game']['name']}, {self.parameters['rounds']:,} rounds, "
+             f"seeds {', '.join(map(str, seeds))}"),
+            f"floor of {self.parameters['exploration']:.0%} uniform exploration: {floor:.4f}",
+        ]
+        for outcomes in self.parameters["outcomes"]:
+            medians = {}
+            for learner in self.parameters["learners"]:
+                finals = self.final_distances(learner, outcomes)
+                medians[learner] = float(np.median(finals))
+                below = int(np.sum(finals < floor))
+                lines.append(
+                    f"{outcomes:>8} {learner:>15}: final distance "
+                    + " ".join(f"{value:.4f}" for value in finals)
+                    + f"  (median {medians[learner]:.4f}; {below} of {len(finals)} below the floor)"
+                )
+            if {"ucb1", "regret_matching"} <= medians.keys() and medians["regret_matching"] > 0:
+                lines.append(f"{outcomes:>8} median UCB1 / median regret matching: "
+                             f"{medians['ucb1'] / medians['regret_matching']:.1f}x")
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        """The experiment as JSON text (every float written exactly)."""
+        return json.dumps(asdict(self), indent=1)
+
+
+def one_node_experiment(rounds: int = SMALL_ROUNDS, seeds: Sequence[int] = SEEDS, *,
+                        learners: Sequence[str] = LEARNERS,
+                        outcomes: Sequence[str] = OUTCOMES,
+                        game: MatrixGame | None = None,
+                        exploration: float = DEFAULT_EXPLORATION, c: float = SQRT2,
+                        first_checkpoint: int = FIRST_CHECKPOINT, per_decade: int = PER_DECADE,
+                        engine: str = "numba",
+                        callback: Callable[[str, str, int, int, float, float], None] | None = None,
+                        ) -> OneNodeExperiment:
+    """Distance from equilibrium over rounds for each learner, kind of outcome and seed.
+
+    Parameters
+    ----------
+    rounds : int
+        Rounds per run (default 100,000: seconds; the stored run uses 10,000,000).
+    seeds : sequence of int
+        One run per seed for each learner and kind of outcome (default 0-4).
+    learners : sequence of {"ucb1", "regret_matching"}
+    outcomes : sequence of {"payoff", "win_loss"}
+        See :mod:`mctslib.simultaneous` (default both).
+    game : MatrixGame, optional
+        Default: weighted rock-paper-scissors.
+    exploration, c : float
+        Regret matching's uniform share (default 0.1) and UCB1's constant
+        (default sqrt(2)); the floor uses ``exploration``.
+    first_checkpoint, per_decade : int
+        Checkpoints: log-spaced from ``first_checkpoint`` to ``rounds``
+        (:func:`~mctslib.simultaneous.log_checkpoints`).
+    engine : {"numba", "python"}
+        Both give the same numbers; the reference is about 100 times slower.
+    callback : callable, optional
+        ``callback(learner, outcomes, seed, rounds_played, average_distance,
+        current_distance)`` at every checkpoint (for a live plot).
+
+    Returns
+    -------
+    OneNodeExperiment
+
+    Notes
+    -----
+    Simultaneous-moves chapter.
+    """
+    rounds = check_int("rounds", rounds, 1)
+    seeds = [check_int("each seed", seed, 0) for seed in seeds]
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct whole numbers >= 0, at least one, got {seeds}.")
+    learners = _choices("learners", learners, LEARNERS)
+    outcomes = _choices("outcomes", outcomes, OUTCOMES)
+    game = weighted_rock_paper_scissors() if game is None else game
+    exploration = check_exploration(exploration)
+    checkpoints = log_checkpoints(rounds, first_checkpoint, per_decade)
+    equilibrium = solve_zero_sum(game)
+    start = time.perf_counter()
+    runs = []
+    with progress_bar(rounds * len(seeds) * len(learners) * len(outcomes),
+                      "one-node rounds", unit="round") as bar:
+        for outcome in outcomes:
+            for learner in learners:
+                for seed in seeds:
+                    run = _measured_run(game, learner, outcome, seed, rounds, checkpoints,
+                                        {"exploration": exploration, "c": c, "engine": engine},
+                                        bar, callback)
+                    runs.append(_run_record(run))
+    seconds = time.perf_counter() - start
+    parameters = {
+        "game": {"name": game.name, "row_moves": list(game.row_moves),
+                 "column_moves": list(game.column_moves), "payoffs": game.payoffs.tolist()},
+        "learners": learners, "outcomes": outcomes, "rounds": rounds, "seeds": seeds,
+        "exploration": exploration, "c": float(c), "first_checkpoint": first_checkpoint,
+        "per_decade": per_decade, "engine": engine,
+        "seeding": "xorshift64 state drawn by mctslib.rng.make_rng(seed)",
+        "average_strategy": "move frequencies (counts / rounds)",
+    }
+    return OneNodeExperiment(
+        parameters=parameters,
+        equilibrium={"row_strategy": equilibrium.row_strategy.tolist(),
+                     "column_strategy": equilibrium.column_strategy.tolist(),
+                     "value": equilibrium.value},
+        exploration_floor=exploration_floor(game, exploration, equilibrium),
+        runs=runs, seconds=seconds, mctslib_version=__version__,
+    )
+
+
+def load_one_node_experiment(path) -> OneNodeExperiment:
+    """Read an experiment written by :meth:`OneNodeExperiment.to_json` (e.g. the stored run)."""
+    data = json.loads(Path(path).read_text())
+    return OneNodeExperiment(**data)
+
+
+def _measured_run(game, learner, outcome, seed, rounds, checkpoints, options, bar, callback):
+    """One run, advancing the progress bar and calling ``callback`` at each checkpoint."""
+    done = 0
+
+    def measured(played, average, current):
+        nonlocal done
+        bar.update(played - done)
+        done = played
+        if callback is not None:
+            callback(learner, outcome, seed, played, average, current)
+
+    return run_one_node(game, learner, rounds, seed, outcomes=outcome, checkpoints=checkpoints,
+                        callback=measured, **options)
+
+
+def _run_record(run) -> dict:
+    return {
+        "learner": run.learner, "outcomes": run.outcomes, "seed": run.seed,
+        "checkpoints": run.checkpoints.tolist(),
+        "average_distance": run.average_distance.tolist(),
+        "current_distance": run.current_distance.tolist(),
+        "row_average": run.row_average.tolist(), "column_average": run.column_average.tolist(),
+        "row_current": run.row_current.tolist(), "column_current": run.column_current.tolist(),
+    }
+
+
+def _choices(name: str, values: Sequence[str], allowed: Sequence[str]) -> list[str]:
+    values = [values] if isinstance(values, str) else list(values)
+    if not values or any(value not in allowed for value in values):
+        raise ValueError(f"{name} must be one or more of {', '.join(allowed)}, got {values}.")
+    return values
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m mctslib.experiments.simultaneous",
+        description=("Two learners of the same kind play weighted rock-paper-scissors at one "
+                     "simultaneous node; measure how far their average strategies are from "
+                     "equilibrium over rounds, and store the result as JSON."),
+    )
+    parser.add_argument("--out", required=True, help="where to write the JSON file")
+    parser.add_argument("--rounds", type=int, default=FULL_ROUNDS,
+                        help=f"rounds per run (default {FULL_ROUNDS:,})")
+    parser.add_argument("--seeds", type=int, nargs="+", default=list(SEEDS),
+                        help="seeds (default 0 1 2 3 4)")
+    parser.add_argument("--learners", nargs="+", choices=LEARNERS, default=list(LEARNERS))
+    parser.add_argument("--outcomes", nargs="+", choices=OUTCOMES, default=list(OUTCOMES))
+    parser.add_argument("--exploration", type=float, default=DEFAULT_EXPLORATION,
+                        help="regret matching's uniform share (default 0.1)")
+    parser.add_argument("--c", type=float, default=SQRT2,
+                        help="UCB1's exploration constant (default sqrt(2))")
+    parser.add_argument("--first-checkpoint", type=int, default=FIRST_CHECKPOINT)
+    parser.add_argument("--per-decade", type=int, default=PER_DECADE)
+    parser.add_argument("--engine", choices=ENGINES, default="numba")
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        experiment = one_node_experiment(
+            args.rounds, args.seeds, learners=args.learners, outcomes=args.outcomes,
+            exploration=args.exploration, c=args.c, first_checkpoint=args.first_checkpoint,
+            per_decade=args.per_decade, engine=args.engine,
+        )
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(experiment.to_json() + "\n")
+    print(experiment.summary())
+    print(f"{len(experiment.runs)} runs in {experiment.seconds:.1f} s; wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
