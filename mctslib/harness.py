@@ -40,6 +40,8 @@ class HarnessResult:
     as_o: tuple[int, int, int]
     single_win_positions: int
     found: int
+    #: The positions where the search missed the winning move: (state, winning move, chosen).
+    misses: tuple[tuple[TicTacToe, int, int], ...] = ()
 
     def lines(self) -> list[str]:
         """The three lines the published programs print."""
@@ -100,12 +102,15 @@ class _PythonRunner:
         as_x = self.play(games, search_player=0)
         as_o = self.play(games, search_player=1)
         positions = single_winning_move_positions()
-        found = 0
+        misses = []
         with progress_bar(len(positions), "positions") as bar:
             for state, winning in positions:
-                found += self.search.choose(state) == winning
+                chosen = self.search.choose(state)
+                if chosen != winning:
+                    misses.append((state, winning, chosen))
                 bar.update(1)
-        return HarnessResult(as_x, as_o, len(positions), found)
+        return HarnessResult(as_x, as_o, len(positions), len(positions) - len(misses),
+                             tuple(misses))
 
     def play(self, games: int, search_player: int) -> tuple[int, int, int]:
         tally = [0, 0, 0]  # wins, draws, losses of the search
@@ -135,5 +140,10 @@ class _NumbaRunner:
         as_x = self.search.play_games(games, True, self.opponent)
         as_o = self.search.play_games(games, False, self.opponent)
         positions = single_winning_move_positions()
-        found = sum(self.search.choose(state.x, state.o) == winning for state, winning in positions)
-        return HarnessResult(tuple(as_x), tuple(as_o), len(positions), found)
+        misses = []
+        for state, winning in positions:
+            chosen = self.search.choose(state.x, state.o)
+            if chosen != winning:
+                misses.append((state, winning, chosen))
+        return HarnessResult(tuple(as_x), tuple(as_o), len(positions),
+                             len(positions) - len(misses), tuple(misses))

@@ -57,7 +57,7 @@ PAGE_FACTS_JS = """() => {
     images: Array.from(document.images).map(img => ({
       src: img.getAttribute('src'),
       loaded: img.complete && img.naturalWidth > 0,
-      inOutput: img.closest('.cell_output') !== null,
+      inOutput: img.closest('.cell_output') !== null && img.closest('.jupyter-widgets, .widget-image') === null,
     })),
     widgetViews: views.length,
     widgetsDrawn: views.filter(v => {
