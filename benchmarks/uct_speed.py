@@ -40,8 +40,8 @@ def main() -> None:
         python = UCTSearch(1.0, iterations=2000, seed=XorShift64(2026))
         fast = FastTicTacToeUCT(2000, 1.0, 2026)
         for _ in range(args.repeats):
-            python_rates.append(rate(lambda: python.choose(state), 2000, 3))
-            numba_rates.append(rate(lambda: fast.choose(state.x, state.o), 2000, 300))
+            python_rates.append(rate(lambda p=python, s=state: p.choose(s), 2000, 3))
+            numba_rates.append(rate(lambda f=fast, s=state: f.choose(s.x, s.o), 2000, 300))
         py, nb = statistics.median(python_rates), statistics.median(numba_rates)
         ratios.append(nb / py)
         print(f"{name:>12}: python {py:12,.0f} it/s   numba {nb:12,.0f} it/s   ratio {nb / py:6.1f}x"

@@ -2,6 +2,12 @@
 
     python -m mctslib harness tictactoe [--iterations 2000] [--exploration 1.0]
                                         [--engine python|numba] [--games 1000]
+    python -m mctslib match uttt --a SPEC --b SPEC --games N [--jobs J] [--out FILE] ...
+    python -m mctslib codingame uttt [SPEC]
+    python -m mctslib play uttt [--bot SPEC] [--side x|o]
+
+``python -m mctslib COMMAND --help`` documents each command (the SPEC syntax under
+``match --help``).
 
 Bad arguments get a one-line message and exit code 2, never a traceback.
 """
@@ -11,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .cli_uttt import add_codingame_command, add_match_command
 from .harness import ENGINES, run_harness
 
 
@@ -56,15 +63,21 @@ def build_parser() -> argparse.ArgumentParser:
                               "both print the same lines (default numba)")
     harness.add_argument("--games", type=_positive_int, default=1000,
                          help="games per seat against the random opponent (default 1000)")
+    harness.set_defaults(handler=run_harness_command)
+    add_match_command(commands)
+    add_codingame_command(commands)
     return parser
+
+
+def run_harness_command(args) -> int:
+    result = run_harness(args.iterations, args.exploration, args.engine, args.games)
+    print("\n".join(result.lines()))
+    return 0
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "harness":
-        result = run_harness(args.iterations, args.exploration, args.engine, args.games)
-        print("\n".join(result.lines()))
-    return 0
+    return args.handler(args)
 
 
 if __name__ == "__main__":  # pragma: no cover
