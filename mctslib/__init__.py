@@ -7,8 +7,13 @@ Layers, bottom to top (nothing imports a layer above it):
 - ``mctslib.selection``, ``mctslib.bandits``, ``mctslib.flat``, ``mctslib.minimax``,
   ``mctslib.uct``: selection rules, bandit algorithms, flat Monte Carlo, exact solvers
   and UCT; ``mctslib.fast``: numba twins of the readable engines;
+- ``mctslib.matrix_games``, ``mctslib.simultaneous``, ``mctslib.backward_induction``,
+  ``mctslib.smmcts``, ``mctslib.smitsimax``: games where both players move at once;
+- ``mctslib.bots``: the Ultimate Tic-Tac-Toe bot (numba UCT with its options; import it
+  from its module, it loads numba);
 - ``mctslib.arena``, ``mctslib.stats``, ``mctslib.harness``, ``mctslib.cli``: matches,
   confidence intervals, the published tic-tac-toe harness, ``python -m mctslib``;
+- ``mctslib.experiments``: the long experiments whose results are stored under ``data/``;
 - ``mctslib.plotting``, ``mctslib.widgets``, ``mctslib.progress``: figures, live plots,
   notebook widgets and progress bars (import them from their modules; they pull in
   matplotlib and ipywidgets).
@@ -38,7 +43,15 @@ from .games import (
     TicTacToe,
     UltimateTicTacToe,
 )
+from .games.goofspiel import Goofspiel
 from .harness import run_harness
+from .matrix_games import (
+    MatrixGame,
+    exploitability,
+    rock_paper_scissors,
+    solve_zero_sum,
+    weighted_rock_paper_scissors,
+)
 from .minimax import (
     minimax_value,
     move_values,
@@ -48,6 +61,9 @@ from .minimax import (
 )
 from .rng import make_rng, spawn_rngs
 from .selection import SQRT2, ucb1_bonus, ucb1_score, ucb1_step
+from .simultaneous import RegretMatchingPlayer, UCB1Player, run_one_node
+from .smitsimax import Smitsimax
+from .smmcts import SMMCTS
 from .stats import games_for_width, score_interval
 from .uct import UCTSearch, format_tree, robust_child
 from .xorshift import XorShift64
@@ -55,6 +71,7 @@ from .xorshift import XorShift64
 __all__ = [
     "DRAW",
     "LOSS",
+    "SMMCTS",
     "SQRT2",
     "UCB1",
     "WIN",
@@ -63,16 +80,22 @@ __all__ = [
     "EpsilonGreedy",
     "FlatMCResult",
     "GameState",
+    "Goofspiel",
     "Greedy",
     "MatchResult",
+    "MatrixGame",
     "RandomPlayer",
+    "RegretMatchingPlayer",
+    "Smitsimax",
     "SubtractionGame",
     "SumToFifteen",
     "TicTacToe",
+    "UCB1Player",
     "UCTSearch",
     "UltimateTicTacToe",
     "XorShift64",
     "__version__",
+    "exploitability",
     "find_traps",
     "flat_monte_carlo",
     "format_tree",
@@ -86,12 +109,16 @@ __all__ = [
     "random_playout_value",
     "reachable_states",
     "robust_child",
+    "rock_paper_scissors",
     "run_experiment",
     "run_harness",
+    "run_one_node",
     "score_interval",
+    "solve_zero_sum",
     "spawn_rngs",
     "ucb1_bonus",
     "ucb1_score",
     "ucb1_step",
+    "weighted_rock_paper_scissors",
     "winning_moves",
 ]
