@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .cli_play import add_play_command
 from .cli_uttt import add_codingame_command, add_match_command
 from .harness import ENGINES, run_harness
 
@@ -66,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     harness.set_defaults(handler=run_harness_command)
     add_match_command(commands)
     add_codingame_command(commands)
+    add_play_command(commands)
     return parser
 
 
