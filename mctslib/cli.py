@@ -17,29 +17,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._argtypes import non_negative_number, whole_number
 from .cli_play import add_play_command
 from .cli_uttt import add_codingame_command, add_match_command
 from .harness import ENGINES, run_harness
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,14 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     harness.add_argument("game", choices=["tictactoe"], help="the game (only tictactoe)")
-    harness.add_argument("--iterations", type=_positive_int, default=2000,
+    harness.add_argument("--iterations", type=whole_number(1), default=2000,
                          help="UCT iterations per move (default 2000)")
-    harness.add_argument("--exploration", type=_non_negative_float, default=1.0,
+    harness.add_argument("--exploration", type=non_negative_number, default=1.0,
                          help="the exploration constant c (default 1.0)")
     harness.add_argument("--engine", choices=ENGINES, default="numba",
                          help="numba (seconds) or the readable python reference (minutes); "
                               "both print the same lines (default numba)")
-    harness.add_argument("--games", type=_positive_int, default=1000,
+    harness.add_argument("--games", type=whole_number(1), default=1000,
                          help="games per seat against the random opponent (default 1000)")
     harness.set_defaults(handler=run_harness_command)
     add_match_command(commands)

@@ -21,7 +21,8 @@ import re
 import sys
 import time
 
-from .bots import SPEC_SYNTAX, BotSpec, parse_spec
+from ._argtypes import bot_spec, whole_number
+from .bots import SPEC_SYNTAX, parse_spec
 from .games.uttt import SCORINGS, SYMBOLS, UltimateTicTacToe, from_row_col, to_board_cell
 from .rng import make_rng
 
@@ -233,23 +234,6 @@ Default bot: {PLAY_SPEC}
 {SPEC_SYNTAX}"""
 
 
-def _spec(text: str) -> BotSpec:
-    try:
-        return parse_spec(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
-    return value
-
-
 def add_play_command(subparsers) -> argparse.ArgumentParser:
     """Add ``play uttt`` to an argparse subparsers object; returns its parser.
 
@@ -259,14 +243,14 @@ def add_play_command(subparsers) -> argparse.ArgumentParser:
         "play", help="play Ultimate Tic-Tac-Toe against the bot in the terminal",
         description=PLAY_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", choices=["uttt"], help="the game (only uttt)")
-    parser.add_argument("--bot", type=_spec, default=parse_spec(PLAY_SPEC), metavar="SPEC",
+    parser.add_argument("--bot", type=bot_spec, default=parse_spec(PLAY_SPEC), metavar="SPEC",
                         help="the bot you play against (default: the SPEC above)")
     parser.add_argument("--side", choices=["x", "o"], default="x", type=str.lower,
                         help="x moves first (default x)")
     parser.add_argument("--scoring", choices=SCORINGS, default="codingame",
                         help="how a game that closes every board without a line ends: "
                              "codingame = more boards won wins (default), openspiel = draw")
-    parser.add_argument("--seed", type=_seed, default=None,
+    parser.add_argument("--seed", type=whole_number(0), default=None,
                         help="the bot's seed (default: a fresh one, printed at the start)")
     parser.set_defaults(handler=run_play)
     return parser

@@ -25,7 +25,8 @@ import time
 
 import numpy as np
 
-from .bots import SPEC_SYNTAX, BotSpec, parse_spec, random_openings
+from ._argtypes import bot_spec, whole_number
+from .bots import SPEC_SYNTAX, parse_spec, random_openings
 from .games.uttt import SCORINGS, UltimateTicTacToe, format_codingame_move, parse_codingame_move
 
 __all__ = ["CODINGAME_SPEC", "add_codingame_command", "add_match_command",
@@ -43,26 +44,6 @@ OPENINGS_STREAM = 2**32 - 1
 
 
 # ------------------------------------------------------------------ argument types
-
-
-def _spec(text: str) -> BotSpec:
-    try:
-        return parse_spec(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _whole(minimum: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-    parse.__name__ = f"whole number >= {minimum}"
-    return parse
 
 
 def _default_jobs() -> int:
@@ -96,22 +77,22 @@ def add_match_command(subparsers) -> argparse.ArgumentParser:
         "match", help="play games between two bots and report the score with its interval",
         description=MATCH_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", choices=["uttt"], help="the game (only uttt)")
-    parser.add_argument("--a", required=True, type=_spec, metavar="SPEC",
+    parser.add_argument("--a", required=True, type=bot_spec, metavar="SPEC",
                         help="bot A, e.g. 'uct:c=0.5,iters=2000,solver=on' (its score is reported)")
-    parser.add_argument("--b", required=True, type=_spec, metavar="SPEC",
+    parser.add_argument("--b", required=True, type=bot_spec, metavar="SPEC",
                         help="bot B, e.g. 'uct:iters=2000' or 'random'")
-    parser.add_argument("--games", type=_whole(1), default=100,
+    parser.add_argument("--games", type=whole_number(1), default=100,
                         help="number of games, best even (default 100)")
-    parser.add_argument("--jobs", type=_whole(1), default=None,
+    parser.add_argument("--jobs", type=whole_number(1), default=None,
                         help="worker processes (default: every core this process may use)")
     parser.add_argument("--scoring", choices=SCORINGS, default="codingame",
                         help="how a game that closes every board without a line ends: "
                              "codingame = more boards won wins (default), openspiel = draw")
-    parser.add_argument("--seed", type=_whole(0), default=0,
+    parser.add_argument("--seed", type=whole_number(0), default=0,
                         help="match seed: the bots' and openings' random streams (default 0)")
-    parser.add_argument("--openings", type=_whole(0), default=0,
+    parser.add_argument("--openings", type=whole_number(0), default=0,
                         help="start from this many random openings (default 0: the empty board)")
-    parser.add_argument("--opening-plies", type=_whole(1), default=2,
+    parser.add_argument("--opening-plies", type=whole_number(1), default=2,
                         help="random moves in each opening (default 2)")
     parser.add_argument("--out", metavar="PATH",
                         help="save the result and every parameter to this JSON file")
@@ -209,11 +190,11 @@ def add_codingame_command(subparsers) -> argparse.ArgumentParser:
         "codingame", help="play as a CodinGame bot on standard input and output",
         description=CODINGAME_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", choices=["uttt"], help="the game (only uttt)")
-    parser.add_argument("spec", nargs="?", type=_spec, default=parse_spec(CODINGAME_SPEC),
+    parser.add_argument("spec", nargs="?", type=bot_spec, default=parse_spec(CODINGAME_SPEC),
                         metavar="SPEC", help="the bot (default: the CodinGame SPEC above)")
     parser.add_argument("--scoring", choices=SCORINGS, default="codingame",
                         help="scoring the bot plays for (default codingame, as the referee)")
-    parser.add_argument("--seed", type=_whole(0), default=0, help="the bot's seed (default 0)")
+    parser.add_argument("--seed", type=whole_number(0), default=0, help="the bot's seed (default 0)")
     parser.add_argument("--quiet", action="store_true",
                         help="no per-turn line on standard error")
     parser.set_defaults(handler=run_codingame)
