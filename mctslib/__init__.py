@@ -62,8 +62,6 @@ from .minimax import (
 from .rng import make_rng, spawn_rngs
 from .selection import SQRT2, ucb1_bonus, ucb1_score, ucb1_step
 from .simultaneous import RegretMatchingPlayer, UCB1Player, run_one_node
-from .smitsimax import Smitsimax
-from .smmcts import SMMCTS
 from .stats import games_for_width, score_interval
 from .uct import UCTSearch, format_tree, robust_child
 from .xorshift import XorShift64
@@ -71,7 +69,6 @@ from .xorshift import XorShift64
 __all__ = [
     "DRAW",
     "LOSS",
-    "SMMCTS",
     "SQRT2",
     "UCB1",
     "WIN",
@@ -86,7 +83,6 @@ __all__ = [
     "MatrixGame",
     "RandomPlayer",
     "RegretMatchingPlayer",
-    "Smitsimax",
     "SubtractionGame",
     "SumToFifteen",
     "TicTacToe",
