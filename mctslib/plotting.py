@@ -10,10 +10,12 @@ it only draws at the end. Used by chapter 2 (regret curves) and later chapters.
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable
 
 import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
 
 def _ipython_display():
@@ -128,3 +130,30 @@ def draw_root_bars(ax, stats, chosen=None, title: str | None = None,
     ax.spines[["top", "right"]].set_visible(False)
     if title:
         ax.set_title(title)
+
+
+#: Size of the bar charts the game widgets show (7 x 3.4 inches at 90 dpi).
+WIDGET_BARS_DPI = 90
+WIDGET_BARS_PIXELS = (630, 306)
+
+
+def widget_bars_png(draw: Callable | None, note: str) -> bytes:
+    """A widget's bar chart as PNG bytes, drawn off-screen (no pyplot, nothing displayed).
+
+    ``draw(ax)`` draws the chart; with ``draw`` None the ``note`` stands in its
+    place (before the bot's first reply). An ``ipywidgets.Image`` holding these
+    bytes updates at once in JupyterLab and is kept in the stored widget state,
+    so the static book shows it too. Used by the sum-to-15 and UTTT widgets.
+    """
+    fig = Figure(figsize=(WIDGET_BARS_PIXELS[0] / WIDGET_BARS_DPI,
+                          WIDGET_BARS_PIXELS[1] / WIDGET_BARS_DPI),
+                 dpi=WIDGET_BARS_DPI, layout="constrained", facecolor="white")
+    ax = fig.add_subplot()
+    if draw is None:
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, note, ha="center", va="center", transform=ax.transAxes, fontsize=11)
+    else:
+        draw(ax)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", facecolor="white")
+    return buffer.getvalue()

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import io
 import math
 import sys
 import time
@@ -47,11 +46,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import ipywidgets as widgets
-from matplotlib.figure import Figure
 
 from ._checks import check_int, check_real
 from .games.uttt import SCORINGS, UltimateTicTacToe, from_board_cell, to_board_cell
-from .plotting import draw_root_bars
+from .plotting import WIDGET_BARS_PIXELS, draw_root_bars, widget_bars_png
 from .rng import make_rng
 from .uct import ChildStats, UCTSearch
 from .uttt_board import (
@@ -540,25 +538,14 @@ class UTTTMatch:
 
 # ---------------------------------------------------------------------------- the widget
 
-_BARS_DPI = 90
-_BARS_PIXELS = (630, 306)  # 7 x 3.4 inches at 90 dpi, shown at this pixel size
 _CELL = "2.3em"
 _EMPTY_TEXT = "\u00a0"  # a no-break space keeps an empty button's height in every browser
 
 
 def _bars_png(reply: UTTTReply | None, note: str) -> bytes:
     """The bars of a reply (or a note in their place) as PNG bytes, drawn off-screen."""
-    fig = Figure(figsize=(_BARS_PIXELS[0] / _BARS_DPI, _BARS_PIXELS[1] / _BARS_DPI),
-                 dpi=_BARS_DPI, layout="constrained", facecolor="white")
-    ax = fig.add_subplot()
-    if reply is None:
-        ax.set_axis_off()
-        ax.text(0.5, 0.5, note, ha="center", va="center", transform=ax.transAxes, fontsize=11)
-    else:
-        _draw_bars(ax, reply)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", facecolor="white")
-    return buffer.getvalue()
+    draw = None if reply is None else (lambda ax: _draw_bars(ax, reply))
+    return widget_bars_png(draw, note)
 
 
 def _board_border(status: str, playable: bool) -> str:
@@ -658,7 +645,7 @@ class UTTTWidget(widgets.VBox):
         scoring_name = SCORING_NAMES[scoring]
         # The bars sit right of the board when the page is wide enough, else below it.
         bars_box = widgets.Box([self.bars], layout=widgets.Layout(
-            flex="1 1 420px", max_width=f"{_BARS_PIXELS[0]}px", margin="0 0 0 0.8em"))
+            flex="1 1 420px", max_width=f"{WIDGET_BARS_PIXELS[0]}px", margin="0 0 0 0.8em"))
         super().__init__(children=[
             widgets.HTML(
                 "Click a highlighted cell to play. The cell you pick inside its small board "

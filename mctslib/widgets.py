@@ -20,7 +20,6 @@ search) and :func:`sum15_reply_figure` (its static picture).
 from __future__ import annotations
 
 import html
-import io
 import math
 import operator
 import string
@@ -28,11 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ipywidgets as widgets
-from matplotlib.figure import Figure
 
 from ._checks import check_int, check_real
 from .games.sum15 import TRIPLES, SumToFifteen, numbers_of
-from .plotting import draw_root_bars
+from .plotting import WIDGET_BARS_PIXELS, draw_root_bars, widget_bars_png
 from .rng import GeneratorSource
 from .selection import SQRT2, UCB1Step, ucb1_step
 from .uct import ChildStats, UCTSearch
@@ -568,25 +566,14 @@ class Sum15Match:
         return f"{who}: {_sum_sentence(self._mask(winner))}."
 
 
-_BARS_DPI = 90
-_BARS_PIXELS = (630, 306)  # 7 x 3.4 inches at 90 dpi
+_NO_REPLY_NOTE = ("After each reply of the bot, its search shows here:\n"
+                  "one bar per candidate number (visits), its mean result on top.")
 
 
 def _png(reply: BotReply | None) -> bytes:
-    """The bars of a reply as PNG bytes, drawn off-screen (no pyplot, nothing displayed)."""
-    fig = Figure(figsize=(_BARS_PIXELS[0] / _BARS_DPI, _BARS_PIXELS[1] / _BARS_DPI),
-                 dpi=_BARS_DPI, layout="constrained")
-    ax = fig.add_subplot()
-    if reply is None:
-        ax.set_axis_off()
-        ax.text(0.5, 0.5, "After each reply of the bot, its search shows here:\n"
-                "one bar per candidate number (visits), its mean result on top.",
-                ha="center", va="center", transform=ax.transAxes, fontsize=11)
-    else:
-        _draw_reply(ax, reply)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", facecolor="white")
-    return buffer.getvalue()
+    """The bars of a reply as PNG bytes (:func:`mctslib.plotting.widget_bars_png`)."""
+    draw = None if reply is None else (lambda ax: _draw_reply(ax, reply))
+    return widget_bars_png(draw, _NO_REPLY_NOTE)
 
 
 def _holding_html(who: str, numbers: Sequence[int], colour: str) -> str:
@@ -649,7 +636,7 @@ class Sum15Widget(widgets.VBox):
         self.status.add_class("sum15-status")
         # Shown at its own pixel size (scaled up, the text would blur), narrower on a small page.
         self.bars = widgets.Image(format="png", layout=widgets.Layout(
-            width=f"{_BARS_PIXELS[0]}px", max_width="100%", height="auto"))
+            width=f"{WIDGET_BARS_PIXELS[0]}px", max_width="100%", height="auto"))
         self.bars.add_class("sum15-bars")
         self.budget = widgets.IntSlider(
             value=iterations, min=min_iterations, max=max_iterations, step=100,
