@@ -54,9 +54,9 @@ import math
 import numpy as np
 from numba import njit
 
+from .bits import popcount
 from .uttt import (  # the underscored helpers: the fast playout loop, reused as is
     _LINE,
-    CELL_OF,
     CLOSED,
     COMPLETES,
     FORCED,
@@ -67,12 +67,11 @@ from .uttt import (  # the underscored helpers: the fast playout loop, reused as
     ONGOING,
     OUTCOME,
     PLAYER,
-    POPCOUNT,
     SELECT,
     WON,
     _after_move,
+    _board_cell,
     _kth_move,
-    _move_count,
     _place,
     legal_moves,
     play,
@@ -85,6 +84,10 @@ from .uttt import (  # the underscored helpers: the fast playout loop, reused as
 from .xorshift import below, scale_below, xorshift_step
 
 UNKNOWN, WIN, LOSS = 0, 1, -1
+#: LOG_OF[n] = math.log(n) for the visit counts of most nodes: a table look-up instead of a
+#: call to the C library at every step of the descent (the same values: Python's math.log
+#: and compiled code call the same C function; a larger count is computed).
+LOG_OF = np.array([-math.inf] + [math.log(n) for n in range(1, 1 << 14)])
 #: The deepest path: the root plus one node per move of the longest game (81 cells).
 MAX_PATH = 82
 
@@ -158,7 +161,9 @@ def _select(node, c, solver_on, first_child, child_count, visits, wins, proven, 
         for child in range(first, first + count):
             if visits[child] == 0:  # a proven child was visited, so this one is not proven
                 return child
-    log_parent = math.log(visits[node])
+    parent_visits = visits[node]
+    log_parent = (LOG_OF[parent_visits] if parent_visits < LOG_OF.shape[0]
+                  else math.log(parent_visits))
     for k in range(count):
         scores[k] = wins[first + k] / visits[first + k] + c * math.sqrt(log_parent
                                                                        / visits[first + k])
@@ -207,9 +212,9 @@ def _line_win(s, player, boards):
     best = 81
     for board in range(9):
         if (boards >> board) & 1:
-            cells = COMPLETES[s[9 * player + board]] & s[FREE + board]
+            cells = np.int64(COMPLETES[s[9 * player + board]]) & s[FREE + board]
             if cells != 0:
-                best = min(best, MOVE_OF[board, SELECT[cells, 0]])
+                best = min(best, np.int64(MOVE_OF[board, SELECT[cells, 0]]))
     return best if best < 81 else -1
 
 
@@ -239,8 +244,8 @@ def win_taking_playout(s, rng, scoring, buf):
         open_boards = FULL & ~closed
         boards = (1 << forced) if forced >= 0 else open_boards
         move = -1
-        if POPCOUNT[open_boards] > 1:
-            boards &= COMPLETES[mine]
+        if popcount(open_boards) > 1:
+            boards &= np.int64(COMPLETES[mine])
             if boards != 0:
                 move = _line_win(s, player, boards)
         else:
@@ -249,12 +254,20 @@ def win_taking_playout(s, rng, scoring, buf):
             s[WON + player], s[WON + 1 - player] = mine, theirs
             if winning_moves(s, scoring, buf) > 0:
                 move = buf[0]
-        if move < 0:
+        if move >= 0:
+            board, cell = _board_cell(move)
+            free = s[FREE + board]
+        else:  # as in random_playout
             x = xorshift_step(x)
-            move = _kth_move(s, forced, scale_below(x, _move_count(s, forced, free_count)))
-        mine, free_count, closed_bit = _place(s, move, player, mine, free_count)
-        closed |= closed_bit
-        outcome, forced = _after_move(s, mine, free_count, CELL_OF[move])
+            if forced >= 0:
+                board, free = forced, s[FREE + forced]
+                cell = np.int64(SELECT[free, scale_below(x, popcount(free))])
+            else:
+                board, cell = _board_cell(_kth_move(s, forced, scale_below(x, free_count)))
+                free = s[FREE + board]
+        mine, free_count, closed = _place(s, board, cell, free, player, mine, free_count,
+                                          closed)
+        outcome, forced = _after_move(mine, free_count, closed, cell)
         if outcome == _LINE:
             outcome = player
         player, mine, theirs = 1 - player, theirs, mine
@@ -435,7 +448,7 @@ def playout_tally(s, playouts, rng, scoring, wins_on):
     buf = np.empty(81, dtype=np.int64)
     marks_before = 0
     for b in range(18):
-        marks_before += _popcount9(s[b])
+        marks_before += popcount(s[b])
     for _ in range(playouts):
         scratch[:] = s
         if wins_on:
@@ -445,15 +458,7 @@ def playout_tally(s, playouts, rng, scoring, wins_on):
         won_by = winner(scratch, scoring)
         counts[2 if won_by < 0 else won_by] += 1
         for b in range(18):
-            counts[3] += _popcount9(scratch[b])
+            counts[3] += popcount(scratch[b])
         counts[3] -= marks_before
     return counts
 
-
-@njit(cache=True)
-def _popcount9(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
