@@ -321,7 +321,7 @@ class UTTTBot:
         self._scratch = np.zeros(engine.STATE_SIZE, dtype=np.int64)
         self._path = np.zeros(fast_uct.MAX_PATH, dtype=np.int64)
         self._buf = np.zeros(81, dtype=np.int64)
-        self._scores = np.zeros(81, dtype=np.float64)
+        self._scores = np.zeros(fast_uct.SCORES_SIZE, dtype=np.float64)
         self._root: UltimateTicTacToe | None = None  # the position at the root of the pool
         self._answer: int | None = None
         self.moves_chosen = 0
@@ -499,7 +499,7 @@ def warm_up() -> None:
     pool = fast_uct.NodePool(400)
     state = engine.to_array(UltimateTicTacToe().play(CENTRE))
     args = (np.zeros(engine.STATE_SIZE, dtype=np.int64), np.zeros(fast_uct.MAX_PATH, np.int64),
-            np.zeros(81, dtype=np.int64), np.zeros(81, dtype=np.float64))
+            np.zeros(81, dtype=np.int64), np.zeros(fast_uct.SCORES_SIZE, dtype=np.float64))
     for wins in (False, True):
         fast_uct.search(state, 50, 1.0, wins, wins, wins, 0, engine.new_rng(1), pool.used,
                         *pool.arrays(), *args)
