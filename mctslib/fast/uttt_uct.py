@@ -55,34 +55,21 @@ import numpy as np
 from numba import njit
 
 from .bits import popcount
-from .uttt import (  # the underscored helpers: the fast playout loop, reused as is
-    _LINE,
-    CLOSED,
-    COMPLETES,
-    FORCED,
-    FREE,
-    FREE_COUNT,
-    FULL,
-    MOVE_OF,
+from .uttt import (
     ONGOING,
     OUTCOME,
     PLAYER,
-    SELECT,
     STATE_SIZE,
-    WON,
-    _after_move,
-    _board_cell,
-    _kth_move,
-    _place,
     legal_moves,
     play,
+    playout,
     random_move,
     random_playout,
     result,
     winner,
     winning_moves,
 )
-from .xorshift import below, scale_below, xorshift_step
+from .xorshift import below
 
 UNKNOWN, WIN, LOSS = 0, 1, -1
 #: LOG_OF[n] = math.log(n) for the visit counts of most nodes: a table look-up instead of a
@@ -231,23 +218,6 @@ def _expand(node, s, count, capacity, rng, move, first_child, child_count, visit
 
 
 @njit(cache=True)
-def _line_win(s, player, boards):
-    """The lowest move that wins one of ``boards`` for ``player``, or -1.
-
-    Every board in ``boards`` completes a line of ``player``'s won boards, so
-    winning it wins the game: a cell wins a board when it completes a line
-    of ``player``'s marks there (``COMPLETES``) and is free.
-    """
-    best = 81
-    for board in range(9):
-        if (boards >> board) & 1:
-            cells = np.int64(COMPLETES[s[9 * player + board]]) & s[FREE + board]
-            if cells != 0:
-                best = min(best, np.int64(MOVE_OF[board, SELECT[cells, 0]]))
-    return best if best < 81 else -1
-
-
-@njit(cache=True)
 def win_taking_playout(s, rng, scoring, buf):
     """Random moves in place until the game ends, except that an immediate win is always taken.
 
@@ -255,56 +225,10 @@ def win_taking_playout(s, rng, scoring, buf):
     once; if it has one it plays the lowest (the game ends), otherwise it
     plays ``legal moves[below(count)]`` like
     :func:`mctslib.fast.uttt.random_playout`. Returns ``s[OUTCOME]``. Same
-    moves as :func:`win_taking_playout_reference` (the tests check).
-
-    Written like ``random_playout`` (scalar fields in local variables, see its
-    docstring for why). While two or more boards are open, only a line of
-    won boards can end the game, so the win check looks at the boards whose
-    capture completes such a line (one table look-up, usually none) and at
-    their winning cells; with one board left, the fields are written back to
-    ``s`` for the full :func:`mctslib.fast.uttt.winning_moves` (the scoring
-    decides that ending).
+    moves as :func:`win_taking_playout_reference` (the tests check); the
+    fast loop is :func:`mctslib.fast.uttt.playout`.
     """
-    x = rng[0]
-    player, forced, free_count = s[PLAYER], s[FORCED], s[FREE_COUNT]
-    closed, outcome = s[CLOSED], s[OUTCOME]
-    mine, theirs = s[WON + player], s[WON + 1 - player]
-    while outcome == ONGOING:
-        open_boards = FULL & ~closed
-        boards = (1 << forced) if forced >= 0 else open_boards
-        move = -1
-        if popcount(open_boards) > 1:
-            boards &= np.int64(COMPLETES[mine])
-            if boards != 0:
-                move = _line_win(s, player, boards)
-        else:
-            s[PLAYER], s[FORCED], s[FREE_COUNT], s[CLOSED], s[OUTCOME] = (
-                player, forced, free_count, closed, outcome)
-            s[WON + player], s[WON + 1 - player] = mine, theirs
-            if winning_moves(s, scoring, buf) > 0:
-                move = buf[0]
-        if move >= 0:
-            board, cell = _board_cell(move)
-            free = s[FREE + board]
-        else:  # as in random_playout
-            x = xorshift_step(x)
-            if forced >= 0:
-                board, free = forced, s[FREE + forced]
-                cell = np.int64(SELECT[free, scale_below(x, popcount(free))])
-            else:
-                board, cell = _board_cell(_kth_move(s, forced, scale_below(x, free_count)))
-                free = s[FREE + board]
-        mine, free_count, closed = _place(s, board, cell, free, player, mine, free_count,
-                                          closed)
-        outcome, forced = _after_move(mine, free_count, closed, cell)
-        if outcome == _LINE:
-            outcome = player
-        player, mine, theirs = 1 - player, theirs, mine
-    rng[0] = x
-    s[PLAYER], s[FORCED], s[FREE_COUNT], s[CLOSED], s[OUTCOME] = (
-        player, forced, free_count, closed, outcome)
-    s[WON + player], s[WON + 1 - player] = mine, theirs
-    return outcome
+    return playout(s, rng, True, scoring, buf)
 
 
 @njit(cache=True)
@@ -390,10 +314,7 @@ def search(root_state, iterations, c, pm1, wins_on, solver_on, scoring, rng, use
         mover = 1 - scratch[PLAYER]  # who made the last move on the path
         if solver_on and scratch[OUTCOME] != ONGOING:
             _prove_leaf(node, scratch, scoring, proven)
-        if wins_on:  # simulation
-            win_taking_playout(scratch, rng, scoring, buf)
-        else:
-            random_playout(scratch, rng)
+        playout(scratch, rng, wins_on, scoring, buf)  # simulation
         reward = result(scratch, mover, scoring)
         if pm1:
             reward = 2.0 * reward - 1.0
