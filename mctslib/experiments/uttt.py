@@ -908,8 +908,8 @@ QUICK = {
 #: takes 0.05-0.1 s of wall time per job). 200 games per comparison,
 #: except: 400 for the on/off decisions (win_taking, solver, reuse) and for each close call of
 #: games_needed; 100 and 40 at the costly 8,000-32,000-iteration points (scores near 1, where
-#: the interval is narrow anyway); 162 per centre comparison (each first move twice); 100
-#: against OpenSpiel (100 ms per move: the slowest games).
+#: the interval is narrow anyway); 162 per centre comparison (each first move twice); 200
+#: against OpenSpiel (100 ms per move: the slowest games, about 7 minutes with 2 jobs).
 FULL = {
     "budget": {"budgets": (250, 500, 1000, 2000, 4000, 8000, 16000, 32000),
                "reference": 1000, "games": 200,
@@ -921,7 +921,7 @@ FULL = {
     "reuse": {"ms": 10.0, "games": 400},
     "centre": {"iterations": 1000, "games": 162},
     "games_needed": {"games": 400, "iterations": 1000, "pairs": ((0.6, 0.7), (0.4, 0.5))},
-    "openspiel": {"ms": 100.0, "games": 100, "openspiel_budget": "clock"},
+    "openspiel": {"ms": 100.0, "games": 200, "openspiel_budget": "clock"},
 }
 BUDGETS = {"quick": QUICK, "full": FULL}
 

@@ -94,9 +94,10 @@ class NodePool:
     ----------
     capacity : int
         How many nodes the pool holds (>= 2). A node costs 29 bytes
-        (visits and wins have :data:`LANES` entries of padding for the
-        vector loop of :func:`_select`; ``numpy.zeros`` asks the operating system for zeroed pages, so
-        memory is only touched as the tree grows).
+        (``numpy.zeros`` asks the operating system for zeroed pages, so
+        memory is only touched as the tree grows). ``visits`` and ``wins``
+        have :data:`LANES` entries more, padding for the vector loop of
+        :func:`_select`.
     """
 
     def __init__(self, capacity: int):
@@ -182,8 +183,7 @@ def _select(node, c, solver_on, first_child, child_count, visits, wins, proven, 
         for k in range(count):
             if proven[first + k] == LOSS:
                 scores[k] = -math.inf
-    # No early exit and no branch to guess: the compiler makes the update a conditional move.
-    best, best_score = 0, scores[0]
+    best, best_score = 0, scores[0]  # the first strictly highest score
     for k in range(1, count):
         score = scores[k]
         if score > best_score:
