@@ -40,13 +40,13 @@ Options (arguments of :func:`search`):
 A proven draw is not tracked (a finished drawn game stays an ordinary leaf).
 
 Speed, measured on the book's 2-core machine by ``benchmarks/uttt_speed.py``
-(medians of interleaved runs, plain UCT, c = 1): about 1.3 M iterations/s in a
-search of 20,000 iterations from the empty board and 1.5-1.6 M/s from a position
-20 plies in, 12.6 and 11.2 times the simulations per second of OpenSpiel's C++
-``MCTSBot`` measured alongside; about 116,000 iterations in a 100 ms turn from the
-empty board (c = 0.5). Win-taking playouts and the solver cost little (their
-playouts are shorter). The readable reference runs about 4,500 (empty board) to
-6,500 iterations/s.
+(medians of 7 interleaved runs, plain UCT, c = 1): about 1.35 M iterations/s in
+a search of 20,000 iterations from the empty board and 1.6 M/s from a position
+20 plies in, 13.1 and 11.4 times the simulations per second of OpenSpiel's C++
+``MCTSBot`` measured alongside; about 124,000 iterations in a 100 ms turn from
+the empty board (c = 0.5), 12.2 times OpenSpiel's simulations in its own 100 ms.
+Win-taking playouts and the solver cost little (their playouts are shorter). The
+readable reference runs about 4,800 (empty board) to 6,900 iterations/s.
 """
 
 from __future__ import annotations
