@@ -60,6 +60,7 @@ from .uttt_board import (
     WON_COLOURS,
     draw_uttt,
 )
+from .widgets import BotMatchWidget
 
 __all__ = [
     "UTTT_EXPLORATION",
@@ -565,7 +566,7 @@ _NO_REPLY_NOTE = ("After each reply of the bot, its search shows here:\n"
                   "visits per candidate cell, its mean result on top.")
 
 
-class UTTTWidget(widgets.VBox):
+class UTTTWidget(BotMatchWidget, widgets.VBox):
     """Play Ultimate Tic-Tac-Toe against the bot and watch where its search went.
 
     The board is 81 buttons in nine small 3x3 grids; the cells the reader may
@@ -662,22 +663,10 @@ class UTTTWidget(widgets.VBox):
             self.think,
         ])
         self.add_class("uttt-widget")
-        self._shown_reply = object()  # nothing drawn yet
+        self.new_game_toggle = self.side  # a new game starts with the reader's mark
         self._play_bot_if_its_turn()
 
-    # -- what the buttons do -------------------------------------------------------------
-    def click(self, move: int) -> None:
-        """What a click on a cell does: the reader's move, then the bot's reply."""
-        if self.match.click(move):
-            self._play_bot_if_its_turn()
-        else:
-            self.refresh()
-
-    def new_game(self) -> None:
-        """Start a new game with the reader's mark shown by the toggle."""
-        self.match.new_game(self.side.value)
-        self._play_bot_if_its_turn()
-
+    # -- what the buttons do (click and new_game: BotMatchWidget) --------------------------
     def undo(self) -> None:
         """Take back the reader's last move and the bot's reply."""
         self.match.undo()
@@ -687,11 +676,7 @@ class UTTTWidget(widgets.VBox):
     def refresh(self) -> None:
         """Show the match: cells, status and (if the reply changed) the bars."""
         match = self.match
-        if match.last_reply is not self._shown_reply:
-            # The picture first: it takes longest, and the status should not announce a
-            # reply before its bars are there.
-            self.bars.value = _bars_png(match.last_reply, _NO_REPLY_NOTE)
-            self._shown_reply = match.last_reply
+        self._show_reply_bars(lambda reply: _bars_png(reply, _NO_REPLY_NOTE))
         state, clickable = match.state, set(match.clickable())
         playable = set(state.playable_boards()) if clickable else set()
         statuses = state.board_statuses()
@@ -723,11 +708,6 @@ class UTTTWidget(widgets.VBox):
         button.style.text_decoration = "underline" if last else None
         button.layout.border = "2px solid black" if last else None
         button.disabled = not clickable
-
-    def _play_bot_if_its_turn(self) -> None:
-        self.refresh()  # shows "thinking" and disables the cells before the search runs
-        if self.match.bot_reply() is not None:
-            self.refresh()
 
     def _budget_changed(self, change) -> None:
         if self.match.iterations is not None:

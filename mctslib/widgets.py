@@ -582,7 +582,50 @@ def _holding_html(who: str, numbers: Sequence[int], colour: str) -> str:
             f'{html.escape(shown)}')
 
 
-class Sum15Widget(widgets.VBox):
+class BotMatchWidget:
+    """The turn-taking that the two play-against-the-bot widgets share.
+
+    Mixed into :class:`Sum15Widget` (UCT chapter) and
+    :class:`mctslib.uttt_widget.UTTTWidget` (Ultimate Tic-Tac-Toe chapter).
+    The widget has ``match`` (with ``click``, ``new_game``, ``bot_reply``
+    and ``last_reply``), ``bars`` (an image), ``new_game_toggle`` (the
+    toggle whose value a new game starts with) and its own ``refresh``,
+    which calls :meth:`_show_reply_bars`.
+    """
+
+    def click(self, choice) -> None:
+        """What a click on the board does: the reader's move, then the bot's reply."""
+        if self.match.click(choice):
+            self._play_bot_if_its_turn()
+        else:
+            self.refresh()
+
+    def new_game(self) -> None:
+        """Start a new game with the setting the toggle shows."""
+        self.match.new_game(self.new_game_toggle.value)
+        self._play_bot_if_its_turn()
+
+    def _play_bot_if_its_turn(self) -> None:
+        self.refresh()  # shows "thinking" and disables the board before the search runs
+        if self.match.bot_reply() is not None:
+            self.refresh()
+
+    def _show_reply_bars(self, draw) -> None:
+        """Draw the bars of the bot's last reply with ``draw(reply)``, if it changed.
+
+        Called first in ``refresh``: the picture takes longest, and the status
+        should not announce a reply before its bars are there.
+        """
+        reply = self.match.last_reply
+        if reply is not getattr(self, "_shown_reply", _NOTHING_SHOWN):
+            self.bars.value = draw(reply)
+            self._shown_reply = reply
+
+
+_NOTHING_SHOWN = object()  # what _show_reply_bars compares with before the first picture
+
+
+class Sum15Widget(BotMatchWidget, widgets.VBox):
     """Play "pick numbers summing to 15" against UCT and watch where its budget went.
 
     Nine number buttons (taken ones disabled; the reader's blue, the bot's
@@ -664,29 +707,13 @@ class Sum15Widget(widgets.VBox):
             self.budget,
         ])
         self.add_class("sum15-widget")
-        self._last_png_reply = object()  # nothing drawn yet
-        self._play_bot_if_its_turn()
-
-    def click(self, number: int) -> None:
-        """What a click on a number button does: the reader's pick, then the bot's reply."""
-        if self.match.click(number):
-            self._play_bot_if_its_turn()
-        else:
-            self.refresh()
-
-    def new_game(self) -> None:
-        """Start a new game with the first player shown by the toggle."""
-        self.match.new_game(self.starter.value)
+        self.new_game_toggle = self.starter  # a new game starts with its choice of first pick
         self._play_bot_if_its_turn()
 
     def refresh(self) -> None:
         """Show the match: buttons, holdings, status and (if a new reply) the bars."""
         match = self.match
-        if match.last_reply is not self._last_png_reply:
-            # The picture first: it takes longest to make, and the labels should not
-            # announce a reply before its bars are there.
-            self.bars.value = _png(match.last_reply)
-            self._last_png_reply = match.last_reply
+        self._show_reply_bars(_png)
         humans, bots = set(match.human_numbers), set(match.bot_numbers)
         # During the bot's search and after the end every button is off, so a click the
         # browser sends meanwhile cannot queue up a pick.
@@ -701,11 +728,6 @@ class Sum15Widget(widgets.VBox):
         self.human_label.value = _holding_html("You hold:", sorted(humans), _HUMAN_COLOUR)
         self.bot_label.value = _holding_html("The bot holds:", sorted(bots), _BOT_COLOUR)
         self.status.value = f"<b>{html.escape(match.status)}</b>"
-
-    def _play_bot_if_its_turn(self) -> None:
-        self.refresh()  # shows "thinking" and disables the buttons before the search runs
-        if self.match.bot_reply() is not None:
-            self.refresh()
 
     def _budget_changed(self, change) -> None:
         self.match.iterations = change["new"]
