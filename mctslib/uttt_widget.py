@@ -60,7 +60,7 @@ from .uttt_board import (
     WON_COLOURS,
     draw_uttt,
 )
-from .widgets import BotMatchWidget
+from .widgets import BotMatchTurns, BotMatchWidget
 
 __all__ = [
     "UTTT_EXPLORATION",
@@ -314,7 +314,7 @@ def _side(name: str, value) -> int:
     return "XO".index(value)
 
 
-class UTTTMatch:
+class UTTTMatch(BotMatchTurns):
     """A game of Ultimate Tic-Tac-Toe between the reader and a bot, without any widget.
 
     It knows whose turn it is, what a click on a cell does, how undo and a
@@ -419,14 +419,6 @@ class UTTTMatch:
     def last_move(self) -> int | None:
         return self.moves[-1] if self.moves else None
 
-    @property
-    def is_over(self) -> bool:
-        return self.state.is_terminal()
-
-    @property
-    def bot_to_move(self) -> bool:
-        return not self.is_over and self.state.player_to_move != self.human
-
     def clickable(self) -> tuple[int, ...]:
         """The cells a click plays now: the legal moves on the reader's turn, else none."""
         if self.is_over or self.bot_to_move:
@@ -444,11 +436,7 @@ class UTTTMatch:
         if move > 80:
             raise ValueError(f"move (9 * row + col) must be a whole number from 0 to 80, "
                              f"got {move}.")
-        if self.is_over:
-            self.status = f"The game is over. {self.result_sentence()} Press 'new game'."
-            return False
-        if self.bot_to_move:
-            self.status = "Wait: it is the bot's turn; its reply comes in a moment."
+        if self._refuse_click():
             return False
         reason = self._illegal_reason(move)
         if reason:

@@ -446,7 +446,35 @@ def _sum_sentence(mask: int) -> str:
     return " and ".join(" + ".join(map(str, triple)) + " = 15" for triple in winning_triples(mask))
 
 
-class Sum15Match:
+class BotMatchTurns:
+    """Whose turn it is in a match between the reader and the bot.
+
+    Mixed into :class:`Sum15Match` (UCT chapter) and
+    :class:`mctslib.uttt_widget.UTTTMatch` (Ultimate Tic-Tac-Toe chapter),
+    which have ``state`` (the position), ``human`` (the reader's player
+    number), ``status`` and ``result_sentence()``.
+    """
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def bot_to_move(self) -> bool:
+        return not self.is_over and self.state.player_to_move != self.human
+
+    def _refuse_click(self) -> bool:
+        """If the reader may not move now (game over, or the bot's turn), say why and return True."""
+        if self.is_over:
+            self.status = f"The game is over. {self.result_sentence()} Press 'new game'."
+            return True
+        if self.bot_to_move:
+            self.status = "Wait: it is the bot's turn; its reply comes in a moment."
+            return True
+        return False
+
+
+class Sum15Match(BotMatchTurns):
     """The sum-to-15 game between a reader and the UCT bot, without any widget.
 
     It knows whose turn it is, what a click on a number does and what the
@@ -508,14 +536,6 @@ class Sum15Match:
     def bot_numbers(self) -> list[int]:
         return numbers_of(self._mask(1 - self.human))
 
-    @property
-    def is_over(self) -> bool:
-        return self.state.is_terminal()
-
-    @property
-    def bot_to_move(self) -> bool:
-        return not self.is_over and self.state.player_to_move != self.human
-
     def is_free(self, number: int) -> bool:
         return number in self.state.legal_moves()
 
@@ -529,17 +549,13 @@ class Sum15Match:
         number = check_int("number", number, 1)
         if number > 9:
             raise ValueError(f"number must be a whole number from 1 to 9, got {number}.")
-        if self.is_over:
-            self.status = f"The game is over. {self._result_sentence()} Press 'new game'."
-            return False
-        if self.bot_to_move:
-            self.status = "Wait: it is the bot's turn; its reply comes in a moment."
+        if self._refuse_click():
             return False
         if not self.is_free(number):
             self.status = f"{number} is already taken: pick a free number."
             return False
         self.state = self.state.play(number)
-        self.status = (f"You picked {number}. {self._result_sentence()}" if self.is_over else
+        self.status = (f"You picked {number}. {self.result_sentence()}" if self.is_over else
                        f"You picked {number}. The bot is thinking "
                        f"({self.iterations:,} iterations)...")
         return True
@@ -554,11 +570,11 @@ class Sum15Match:
         share = next(c.visits for c in reply.stats if c.move == reply.move) / reply.iterations
         picked = (f"The bot picked {reply.move} (the most visited number: {share:.0%} of its "
                   f"{reply.iterations:,} iterations).")
-        self.status = (f"{picked} {self._result_sentence()}" if self.is_over
+        self.status = (f"{picked} {self.result_sentence()}" if self.is_over
                        else f"{picked} Your turn.")
         return reply
 
-    def _result_sentence(self) -> str:
+    def result_sentence(self) -> str:
         winner = self.state.winner()
         if winner is None:
             return "Draw: all nine numbers are taken and nobody holds three that sum to 15."

@@ -81,8 +81,8 @@ LOG_OF = np.array([-math.inf] + [math.log(n) for n in range(1, 1 << 14)])
 #: Children are scored LANES at a time (one vector instruction each step); the last block
 #: reads past the last child, into padding at the end of the pool's arrays.
 LANES = 8
-#: Length of the scores work array: 81 children rounded up to whole blocks.
-SCORES_SIZE = 88
+#: Length of the scores work array: the most children (81 moves) rounded up to whole blocks.
+SCORES_SIZE = -(-81 // LANES) * LANES
 #: The deepest path: the root plus one node per move of the longest game (81 cells).
 MAX_PATH = 82
 
