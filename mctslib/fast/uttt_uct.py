@@ -261,7 +261,13 @@ def _prove_leaf(node, s, scoring, proven):
         proven[node] = WIN if won_by == 1 - s[PLAYER] else LOSS
 
 
-@njit(cache=True, error_model="numpy")  # _select is inlined here: see its docstring
+# error_model: _select is inlined here (see its docstring). _nrt=False: numba counts the
+# references to the arrays it hands to an inlined function, and its pruning pass leaves a
+# pair of atomic reference-count updates per step of the descent and nine per expansion.
+# The search allocates nothing, so it runs without numba's runtime (an allocation added
+# here would fail to compile, not leak); measured: 1% faster in a search of 20,000
+# iterations, 2% in a 100 ms turn (about 130,000 iterations), the same trees.
+@njit(cache=True, error_model="numpy", _nrt=False)
 def search(root_state, iterations, c, pm1, wins_on, solver_on, scoring, rng, used,
            move, first_child, child_count, visits, wins, proven, scratch, path, buf, scores):
     """Run up to ``iterations`` UCT iterations from ``root_state``; return how many ran.
