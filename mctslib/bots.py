@@ -22,7 +22,7 @@ key             meaning                                          default
 ``iters``       iterations per move, a whole number >= 1         (time budget)
 ``ms``          milliseconds per move after the first, > 0       100
 ``first_ms``    milliseconds for the bot's first move, > 0       10 × ms
-``wins``        win-taking playouts, ``on`` or ``off``           ``off``
+``wins``        take an immediate win (playouts, tree), on/off   ``off``
 ``solver``      MCTS-Solver, ``on`` or ``off``                   ``off``
 ``reuse``       keep the subtree between moves, ``on``/``off``   ``off``
 ``centre``      as X, open in the centre (row 4, col 4)          ``off``
@@ -79,7 +79,7 @@ Keys of uct:
   iters=N           iterations per move, a whole number >= 1 (reproducible)
   ms=NUMBER         milliseconds per move after the bot's first, > 0 (default 100)
   first_ms=NUMBER   milliseconds for the bot's first move, > 0 (default 10 x ms)
-  wins=on|off       win-taking playouts: take an immediate game win (default off)
+  wins=on|off       take an immediate game win, in playouts and in the tree (default off)
   solver=on|off     MCTS-Solver: prove wins and losses, never play a proven loss
                     while another move exists (default off)
   reuse=on|off      keep the subtree between moves (default off)
@@ -124,7 +124,8 @@ class BotSpec:
         Milliseconds per move after the first, and for the first; None with
         ``iterations``. Default 100 and 10 × ``ms``.
     wins, solver, reuse, centre : bool
-        Win-taking playouts, MCTS-Solver, tree reuse, centre opening as X.
+        Win-taking (an immediate win is taken in playouts and is the only child
+        of its position in the tree), MCTS-Solver, tree reuse, centre opening as X.
     capacity : int
         Nodes in the pool (>= 2).
     """

@@ -227,6 +227,41 @@ def test_win_taking_changes_the_search():
     assert trees[0] != trees[1]
 
 
+def expanded_positions(pool, state, index=0):
+    """(position, children's moves) of every node of the tree that has children."""
+    moves = [int(pool.move[child]) for child in pool.children(index)]
+    if moves:
+        yield state, moves
+    for child, move in zip(pool.children(index), moves):
+        yield from expanded_positions(pool, state.play(move), child)
+
+
+@pytest.mark.parametrize("text, forced, plies", [(ALL_MOVES_LOSE, 4, 0), (None, None, 40)])
+def test_win_taking_gives_a_position_with_a_win_one_child_in_the_tree(text, forced, plies):
+    # jacek's one-move win check at expansion: where the player to move can win at once, the
+    # tree holds only the lowest winning move; everywhere else, every legal move.
+    state = position(text, forced) if text else random_positions([plies], seed=3)[0]
+    for wins in ("on", "off"):
+        bot = UTTTBot(f"uct:c=0.7,iters=3000,wins={wins}", seed=5)
+        bot.choose(state)
+        single = 0
+        for node_state, moves in expanded_positions(bot.pool, state):
+            winning = node_state.winning_moves()
+            if wins == "on" and winning:
+                assert moves == [winning[0]]
+                single += 1
+            else:
+                assert sorted(moves) == sorted(node_state.legal_moves())
+        assert (single > 0) == (wins == "on")
+
+
+def test_win_taking_plays_an_immediate_win_without_the_solver():
+    state = position(IMMEDIATE_WIN, 2)
+    bot = UTTTBot("uct:iters=200,wins=on", seed=1)
+    assert bot.choose(state) == 8
+    assert [move for move, *_ in bot.root_stats()] == [8]
+
+
 def test_centre_opening_as_x_only():
     bot = UTTTBot("uct:iters=50,centre=on", seed=1)
     assert bot.choose(UltimateTicTacToe()) == CENTRE

@@ -582,7 +582,7 @@ def _on_off(name, option, given, games, options, seed, scoring, opening_plies, j
 def win_taking_experiment(iterations=1000, games: int = 10, *, options=BASE_OPTIONS,
                           seed: int = 3, scoring: str = DEFAULT_SCORING, opening_plies: int = 2,
                           jobs: int = 1, executor=None, callback=None) -> ExperimentResult:
-    """Playouts that take an immediate win (``wins=on``) against plain random playouts.
+    """Taking an immediate win (``wins=on``: in playouts and in the tree) against not taking it.
 
     ``iterations`` (an int or a sequence: one comparison each) is the budget
     of both bots. Other parameters as in :func:`budget_experiment`.

@@ -26,7 +26,9 @@ Options (arguments of :func:`search`):
   of 1 / 0.5 / 0 (UCB1's mean is then taken over the scaled rewards, which
   halves the weight of the exploration term relative to the spread of means);
 * ``wins_on``: *win-taking playouts*: the side to move takes an immediate game
-  win when it has one (:func:`mctslib.fast.uttt.winning_moves`);
+  win when it has one (:func:`mctslib.fast.uttt.winning_moves`); the tree
+  follows the same rule (jacek's one-move win check at expansion): a position
+  with such a win gets one child, the lowest winning move;
 * ``solver_on``: *MCTS-Solver* (Winands, Bjornsson and Saito 2008): a node
   whose position is over is proven; a node is a proven win for the player who
   moves there if its position is lost for the player to move in it (every move
@@ -194,13 +196,20 @@ def _select(node, c, solver_on, first_child, child_count, visits, wins, proven, 
 
 
 @njit(cache=True, inline="always")  # like _select: a call would pass ten arrays
-def _expand(node, s, count, capacity, rng, move, first_child, child_count, visits, wins,
-            proven, buf):
+def _expand(node, s, count, capacity, rng, wins_on, scoring, move, first_child, child_count,
+            visits, wins, proven, buf):
     """Add one child per legal move of ``s`` (shuffled) below ``node``; return the new count.
 
-    Returns ``count`` unchanged when the children do not fit: a full pool stops growing.
+    With ``wins_on``, a position where the player to move wins at once gets
+    one child, its lowest winning move: the rule of win-taking playouts, applied
+    in the tree too (jacek's 1-ply win check at expansion). Returns ``count``
+    unchanged when the children do not fit: a full pool stops growing.
     """
-    n = legal_moves(s, buf)
+    n = 0
+    if wins_on and winning_moves(s, scoring, buf) > 0:
+        n = 1  # buf[0], the lowest winning move
+    else:
+        n = legal_moves(s, buf)
     if count + n > capacity:
         return count
     for i in range(n - 1, 0, -1):  # Fisher-Yates, as mctslib.uct.shuffled
@@ -311,8 +320,8 @@ def search(root_state, iterations, c, pm1, wins_on, solver_on, scoring, rng, use
             path[depth] = node
             depth += 1
         if scratch[OUTCOME] == ONGOING and (visits[node] > 0 or node == 0):  # expansion
-            grown = _expand(node, scratch, count, capacity, rng, move, first_child,
-                            child_count, visits, wins, proven, buf)
+            grown = _expand(node, scratch, count, capacity, rng, wins_on, scoring, move,
+                            first_child, child_count, visits, wins, proven, buf)
             if grown > count:
                 node = count
                 count = grown
