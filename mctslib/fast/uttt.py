@@ -213,7 +213,7 @@ def _after_move(won, free_count, closed, cell):
     Reads only its arguments (the closed mask says whether the target board
     is open), so the next move's board is known without a trip to memory.
     """
-    if HAS_LINE[won]:
+    if HAS_LINE[won & FULL]:  # & FULL: see playout()
         return _LINE, -1
     if free_count == 0:
         return ALL_CLOSED, -1
@@ -289,6 +289,10 @@ def playout(s, rng, take_wins, scoring, buf):
       board left, the fields go back to ``s`` for the full
       :func:`winning_moves` (the scoring decides that ending).
 
+    * table indices that are 9-bit masks are written ``mask & FULL``: the
+      same number, but the compiler then knows it is not negative and drops
+      the code that would wrap a negative index around (2% of a search's time).
+
     With bit counts by instruction, small tables and the closed mask in a
     register (:func:`_after_move`): about 1.8 M random playouts/s from the
     empty board on the book's machine.
@@ -319,7 +323,7 @@ def playout(s, rng, take_wins, scoring, buf):
             x = xorshift_step(x)
             if forced >= 0:  # most turns: the k-th empty cell of one board
                 board, free = forced, s[FREE + forced]
-                cell = np.int64(SELECT[free, scale_below(x, popcount(free))])
+                cell = np.int64(SELECT[free & FULL, scale_below(x, popcount(free))])
             else:
                 board, cell = _board_cell(_kth_move(s, forced, scale_below(x, free_count)))
                 free = s[FREE + board]
@@ -327,7 +331,7 @@ def playout(s, rng, take_wins, scoring, buf):
         s[9 * player + board] = marks
         free &= ~(1 << cell)
         free_count -= 1
-        if HAS_LINE[marks]:
+        if HAS_LINE[marks & FULL]:
             free_count -= popcount(free)
             free = 0
             mine |= 1 << board

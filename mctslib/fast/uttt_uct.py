@@ -185,11 +185,18 @@ def _select(node, c, solver_on, first_child, child_count, visits, wins, proven, 
         for k in range(count):
             if proven[first + k] == LOSS:
                 scores[k] = -math.inf
-    best, best_score = 0, scores[0]  # the first strictly highest score
-    for k in range(1, count):
-        score = scores[k]
-        if score > best_score:
-            best, best_score = k, score
+    # The first strictly highest score, found as two searches, over the even and the odd
+    # children, then the better of the two (the lower index on a tie): two short chains of
+    # dependent comparisons instead of one long one, on the path of every step down.
+    even, even_score = 0, scores[0]
+    odd, odd_score = 1, -math.inf  # no odd child yet (and none at all if count is 1)
+    for k in range(1, count, 2):
+        if scores[k] > odd_score:
+            odd, odd_score = k, scores[k]
+    for k in range(2, count, 2):
+        if scores[k] > even_score:
+            even, even_score = k, scores[k]
+    best = odd if odd_score > even_score or (odd_score == even_score and odd < even) else even
     # If every child is a proven loss, this is child 0: only a proven node has every
     # child lost, and the search never enters one.
     return first + best
@@ -205,7 +212,6 @@ def _expand(node, s, count, capacity, rng, wins_on, scoring, move, first_child, 
     in the tree too (jacek's 1-ply win check at expansion). Returns ``count``
     unchanged when the children do not fit: a full pool stops growing.
     """
-    n = 0
     if wins_on and winning_moves(s, scoring, buf) > 0:
         n = 1  # buf[0], the lowest winning move
     else:
