@@ -42,11 +42,11 @@ Options (arguments of :func:`search`):
 A proven draw is not tracked (a finished drawn game stays an ordinary leaf).
 
 Speed, measured on the book's 2-core machine by ``benchmarks/uttt_speed.py``
-(medians of 7 interleaved runs, plain UCT, c = 1): about 1.35 M iterations/s in
-a search of 20,000 iterations from the empty board and 1.6 M/s from a position
-20 plies in, 13.1 and 11.4 times the simulations per second of OpenSpiel's C++
-``MCTSBot`` measured alongside; about 124,000 iterations in a 100 ms turn from
-the empty board (c = 0.5), 12.2 times OpenSpiel's simulations in its own 100 ms.
+(medians of 7 interleaved runs, plain UCT, c = 1): about 1.4 M iterations/s in
+a search of 20,000 iterations from the empty board and 1.8 M/s from a position
+20 plies in, 13.9 and 12.5 times the simulations per second of OpenSpiel's C++
+``MCTSBot`` measured alongside; about 131,000 iterations in a 100 ms turn from
+the empty board (c = 0.5), 12.9 times OpenSpiel's simulations in its own 100 ms.
 Win-taking playouts and the solver cost little (their playouts are shorter). The
 readable reference runs about 4,800 (empty board) to 6,900 iterations/s.
 """
@@ -164,8 +164,9 @@ def _select(node, c, solver_on, first_child, child_count, visits, wins, proven, 
     arrays were passed as some forty words on the stack at every step down
     the tree. The padded lanes divide by zero, hence ``error_model="numpy"``
     (no exception, and no check per division) here and in the caller.
-    Measured together on the book's machine: 1.35 M to 1.6 M iterations/s
-    from the middle-game position of ``benchmarks/uttt_speed.py``.
+    Measured on the book's machine, inlining, padded blocks and the table
+    took a search from the middle-game position of ``benchmarks/uttt_speed.py``
+    from 1.35 M to 1.6 M iterations/s.
     """
     first, count = first_child[node], child_count[node]
     if visits[first + count - 1] == 0:
