@@ -23,6 +23,8 @@ player at each state):
   response, compared with the equilibrium value, and where the loss happens.
 
 Values are in the game's payoff units, for player 0 unless said otherwise.
+Every expected value is summed by :mod:`mctslib.fixed_order` (never by BLAS),
+so the distances the chapter stores are the same on every machine.
 Every state of the game is visited, so this is for small games only (4-card
 Goofspiel: 1,313 states, well under a second). Chapter "When both players
 move at once (simultaneous moves)"; the SM-MCTS and Smitsimax experiments
@@ -37,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import check_int, check_real
+from .fixed_order import matrix_times_vector, vector_matrix_vector, vector_times_matrix
 from .games.simultaneous_base import PLAYERS, SimultaneousState, check_player
 from .matrix_games import MatrixGame, check_strategy, solve_zero_sum
 
@@ -271,7 +274,7 @@ def profile_value(root: SimultaneousState, profile: Profile) -> float:
             values[state] = state.payoff()
             continue
         table = _stage_table(state, values)
-        values[state] = float(_mix(profile, state, 0) @ table @ _mix(profile, state, 1))
+        values[state] = vector_matrix_vector(_mix(profile, state, 0), table, _mix(profile, state, 1))
     return values[root]
 
 
@@ -319,9 +322,9 @@ def best_response(root: SimultaneousState, profile: Profile, player: int) -> Bes
             continue
         table = _stage_table(state, values)  # already in the responder's terms
         if player == 0:
-            action_values = table @ _mix(profile, state, 1)
+            action_values = matrix_times_vector(table, _mix(profile, state, 1))
         else:
-            action_values = _mix(profile, state, 0) @ table
+            action_values = vector_times_matrix(_mix(profile, state, 0), table)
         best = int(np.argmax(action_values))
         actions[state] = state.legal_actions(player)[best]
         values[state] = float(action_values[best])

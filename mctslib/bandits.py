@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import fixed_order
 from ._checks import check_int, check_real
 from .progress import progress_bar
 from .rng import spawn_rngs
@@ -353,7 +354,7 @@ class BanditResult:
     @property
     def wrong_arm_share(self) -> float:
         """Fraction of runs whose most pulled arm is not a best arm."""
-        return float(np.mean(~self.best_arms[self.most_pulled_arm]))
+        return fixed_order.mean(~self.best_arms[self.most_pulled_arm])
 
 
 class _PolicyRun:
@@ -387,9 +388,10 @@ class _PolicyRun:
             self.choices[:, pulls_done] = choice
 
     def record(self, pulls_done: int, band) -> None:
-        low, high = np.percentile(self.regret, band)
+        low, high = np.percentile(self.regret, band)  # sorted values, interpolated: no sum
+        # Means over runs from a correctly rounded sum (fixed_order), not numpy's own order.
         self.checkpoints.append(
-            (pulls_done, self.regret.mean(), low, high, self.reward.mean())
+            (pulls_done, fixed_order.mean(self.regret), low, high, fixed_order.mean(self.reward))
         )
 
     def result(self, pulls_done, total_pulls, best, band, with_choices=True) -> BanditResult:
@@ -424,7 +426,7 @@ def checkpoints(pulls: int, count: int = 500) -> np.ndarray:
     """
     pulls = check_int("pulls", pulls, 1)
     count = check_int("count", count, 2)
-    geometric = np.rint(np.geomspace(1, pulls, count // 2))
+    geometric = np.rint(fixed_order.geometric_points(1, pulls, count // 2))
     linear = np.rint(np.linspace(1, pulls, count - count // 2))
     powers_of_ten = [10**k for k in range(len(str(pulls))) if 10**k <= pulls]
     return np.unique(np.concatenate([geometric, linear, powers_of_ten]).astype(np.int64))

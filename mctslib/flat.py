@@ -17,11 +17,14 @@ into a trap (:func:`find_traps`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._checks import check_int, check_real
+from .fixed_order import convolve, dot, sample_variance
+from .fixed_order import mean as fixed_order_mean
 from .games.base import GameState
 from .minimax import minimax_value, move_values, random_playout_move_values, reachable_states
 from .rng import make_rng, move_source
@@ -125,7 +128,8 @@ class FlatMCResult:
         """
         if self.playouts_per_move < 2:
             return np.full(len(self.moves), np.nan)
-        return self.results.std(axis=1, ddof=1) / np.sqrt(self.playouts_per_move)
+        spreads = [math.sqrt(sample_variance(row)) for row in self.results]
+        return np.array(spreads) / math.sqrt(self.playouts_per_move)
 
     def intervals(self, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
         """Approximate confidence intervals ``mean -/+ z * standard error`` (95% for 1.96)."""
@@ -186,7 +190,7 @@ def flat_monte_carlo(state: GameState, playouts_per_move: int, seed) -> FlatMCRe
 def _summarise(moves: tuple, results: np.ndarray) -> FlatMCResult:
     results = results.copy()
     results.flags.writeable = False
-    means = tuple(float(mean) for mean in results.mean(axis=1))
+    means = tuple(fixed_order_mean(row) for row in results)  # the same bits on every machine
     # max() returns the first of equal maxima: ties go to the first move in order.
     best = max(range(len(moves)), key=lambda i: means[i])
     return FlatMCResult(moves, results.shape[1], results, means, moves[best])
@@ -204,10 +208,10 @@ def _score_distribution(outcome: tuple[float, float, float], playouts: int) -> n
     total, power = np.array([1.0]), single
     while playouts:
         if playouts & 1:
-            total = np.convolve(total, power)
+            total = convolve(total, power)  # fixed_order: not numpy's, which sums through BLAS
         playouts >>= 1
         if playouts:
-            power = np.convolve(power, power)
+            power = convolve(power, power)
     return total
 
 
@@ -241,7 +245,7 @@ def choice_probabilities(outcomes, playouts_per_move: int) -> np.ndarray:
     if not outcomes or any(len(o) != 3 or abs(sum(o) - 1.0) > 1e-9 for o in outcomes):
         raise ValueError("outcomes must hold one (win, draw, loss) triple summing to 1 per move.")
     pmfs = [_score_distribution(o, playouts_per_move) for o in outcomes]
-    at_most = [np.cumsum(pmf) for pmf in pmfs]  # P(total <= s)
+    at_most = [np.cumsum(pmf) for pmf in pmfs]  # P(total <= s); a running sum, left to right
     below = [np.concatenate(([0.0], cdf[:-1])) for cdf in at_most]  # P(total < s)
     chances = np.empty(len(outcomes))
     for i, pmf in enumerate(pmfs):
@@ -251,7 +255,7 @@ def choice_probabilities(outcomes, playouts_per_move: int) -> np.ndarray:
                 others *= below[j]
             elif j > i:
                 others *= at_most[j]
-        chances[i] = float(pmf @ others)
+        chances[i] = dot(pmf, others)
     return chances
 
 

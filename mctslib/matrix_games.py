@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import check_int, check_real
+from .fixed_order import matrix_times_vector, vector_matrix_vector, vector_times_matrix
 
 #: How far from 1 the entries of a mix may sum (learners' averages carry rounding error).
 MIX_TOLERANCE = 1e-6
@@ -94,10 +95,14 @@ class MatrixGame:
         return float(self.payoffs.min()), float(self.payoffs.max())
 
     def expected_payoff(self, row_strategy, column_strategy) -> float:
-        """The row player's average payoff when both play these mixes: ``x^T A y``."""
+        """The row player's average payoff when both play these mixes: ``x^T A y``.
+
+        Summed in an order of our own, not by BLAS (:mod:`mctslib.fixed_order`), so
+        the result is the same on every machine.
+        """
         x = check_strategy("row_strategy", row_strategy, self.shape[0])
         y = check_strategy("column_strategy", column_strategy, self.shape[1])
-        return float(x @ self.payoffs @ y)
+        return vector_matrix_vector(x, self.payoffs, y)
 
     def format(self, width: int = 9) -> str:
         """The table as text, row moves down the side, column moves across the top."""
@@ -281,6 +286,10 @@ def solve_zero_sum(game: MatrixGame) -> Equilibrium:
     minimax theorem both optima equal the value. Solved with
     ``scipy.optimize.linprog(method="highs")``. When a game has several
     equilibria the solver returns one of them. Simultaneous-moves chapter.
+
+    The stored results rely on HiGHS being deterministic: it runs on one
+    thread, calls no BLAS and picks no code path by processor, so the same
+    table gives the same bits on every machine with the same SciPy.
     """
     _check_game(game)
     row_strategy, value = _best_guarantee(game.payoffs)
@@ -305,7 +314,7 @@ def _best_guarantee(table: np.ndarray) -> tuple[np.ndarray, float]:
     if not result.success:  # pragma: no cover - a finite table always has a solution
         raise RuntimeError(f"linear program failed: {result.message}")
     mix = np.clip(result.x[:rows], 0.0, None)
-    return mix / mix.sum(), float(result.x[-1]) + 0.0  # + 0.0 turns a solver's -0.0 into 0.0
+    return mix / math.fsum(mix), float(result.x[-1]) + 0.0  # + 0.0 turns a solver's -0.0 into 0.0
 
 
 # --------------------------------------------------------------------------- distance
@@ -334,12 +343,16 @@ def exploitability(game: MatrixGame, row_strategy, column_strategy) -> float:
     against the current payoff ``x^T A y``; the sum is the same either way
     (``v`` or ``x^T A y`` is added once and subtracted once), so no linear
     program is needed. Simultaneous-moves chapter.
+
+    The products ``A y`` and ``x^T A`` are summed by :mod:`mctslib.fixed_order`,
+    not by BLAS, so a stored distance is the same to the last bit on every
+    machine.
     """
     _check_game(game)
     x = check_strategy("row_strategy", row_strategy, game.shape[0])
     y = check_strategy("column_strategy", column_strategy, game.shape[1])
-    best_row_reply = float(np.max(game.payoffs @ y))
-    best_column_reply = float(np.min(x @ game.payoffs))
+    best_row_reply = float(np.max(matrix_times_vector(game.payoffs, y)))
+    best_column_reply = float(np.min(vector_times_matrix(x, game.payoffs)))
     return best_row_reply - best_column_reply
 
 

@@ -73,6 +73,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import check_int, check_real
+from .fixed_order import geometric_points
 from .matrix_games import MatrixGame, exploitability
 from .rng import make_rng
 from .selection import SQRT2, ucb1_score
@@ -397,7 +398,7 @@ def log_checkpoints(rounds: int, first: int = 1000, per_decade: int = 10) -> np.
         return np.array([rounds], dtype=np.int64)
     decades = math.log10(rounds / first)
     count = max(2, math.ceil(decades * per_decade) + 1)
-    points = np.round(np.geomspace(first, rounds, count)).astype(np.int64)
+    points = np.round(geometric_points(first, rounds, count)).astype(np.int64)
     points[-1] = rounds
     return np.unique(points)
 

@@ -37,6 +37,7 @@ The final strategy of a node is the visit-count mix (as in DUCT). Chapter
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -369,7 +370,7 @@ def _mixes_from_plan(plan: dict, moves: dict) -> dict:
     mixes = {}
     for sequence, available in moves.items():
         weights = np.maximum([plan[(*sequence, a)] for a in available], 0.0) + 0.0  # no -0.0
-        total = weights.sum()
+        total = math.fsum(weights)  # an order-free sum: the same mixes on every machine
         uniform = np.full(len(available), 1.0 / len(available))
         mixes[sequence] = weights / total if total > 1e-12 else uniform
     return mixes

@@ -60,11 +60,12 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
+from .. import __version__, fixed_order
 from .._checks import check_int, check_real
 from ..arena import MatchResult, play_match
 from ..bots import CENTRE, BotSpec, parse_spec, random_openings
@@ -522,12 +523,38 @@ def _vertex(points: list[Comparison], best: int) -> float | None:
     near = points[max(0, best - 2): best + 3]
     if len(near) < 3 or any(p.value <= 0 for p in near):
         return None
-    x = np.log2([p.value for p in near])
-    curvature, slope, _ = np.polyfit(x, [p.score for p in near], 2)
+    x = [math.log2(p.value) for p in near]
+    curvature, slope = _parabola(x, [p.score for p in near])
     if curvature >= 0:
         return None
-    top = -slope / (2 * curvature)
-    return float(2.0 ** top) if x.min() <= top <= x.max() else None
+    top = float(-slope / (2 * curvature))
+    return 2.0 ** top if min(x) <= top <= max(x) else None
+
+
+def _parabola(x: list[float], y: list[float]) -> tuple[Fraction, Fraction]:
+    """Curvature and slope of the least-squares parabola through the points, exactly.
+
+    The normal equations are solved in rational arithmetic (Cramer's rule on
+    the 3x3 system), so the stored vertex does not depend on the LAPACK and
+    BLAS kernels that ``numpy.polyfit`` would call.
+    """
+    xs, ys = [Fraction(v) for v in x], [Fraction(v) for v in y]
+    power = [sum(v ** k for v in xs) for k in range(5)]  # sum of x^k, k = 0..4
+    moment = [sum(v ** k * w for v, w in zip(xs, ys)) for k in range(3)]
+    matrix = [[power[4], power[3], power[2]], [power[3], power[2], power[1]],
+              [power[2], power[1], power[0]]]
+    right = [moment[2], moment[1], moment[0]]
+
+    def determinant(m):
+        return (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+                - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+
+    def with_right_in(column):  # Cramer's rule: the right-hand side replaces one column
+        return [[right[i] if j == column else matrix[i][j] for j in range(3)] for i in range(3)]
+
+    whole = determinant(matrix)
+    return determinant(with_right_in(0)) / whole, determinant(with_right_in(1)) / whole
 
 
 def _ratio(top, bottom):
@@ -675,9 +702,10 @@ def centre_experiment(iterations: int = 500, games: int = 8, *, options=BASE_OPT
 
 def _difference(first: str, second: str) -> tuple[float, float, float]:
     """Difference of two mean scores (W/D/L letters) with a 95% normal interval."""
-    samples = [np.array([{"W": 1.0, "D": 0.5, "L": 0.0}[x] for x in s]) for s in (first, second)]
-    difference = samples[0].mean() - samples[1].mean()
-    error = math.sqrt(sum(s.var(ddof=1) / len(s) for s in samples))
+    samples = [[{"W": 1.0, "D": 0.5, "L": 0.0}[x] for x in s] for s in (first, second)]
+    # fixed_order: correctly rounded sums, so the stored interval is the same on every machine.
+    difference = fixed_order.mean(samples[0]) - fixed_order.mean(samples[1])
+    error = math.sqrt(sum(fixed_order.sample_variance(s) / len(s) for s in samples))
     return float(difference), float(difference - 1.96 * error), float(difference + 1.96 * error)
 
 
