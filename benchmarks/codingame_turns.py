@@ -3,7 +3,7 @@
     python benchmarks/codingame_turns.py [--games 3] [--spec SPEC]
 
 Runs ``python -m mctslib codingame uttt`` as a process under
-:class:`mctslib.codingame_referee.LocalReferee` (CodinGame's protocol through pipes,
+:class:`mctslib.bots.codingame_referee.LocalReferee` (CodinGame's protocol through pipes,
 against a random opponent), timing each turn from sending its input to reading the
 answer, I/O included, as CodinGame does. CodinGame allows 1,000 ms for the first turn
 and 100 ms after. Also measures the worst case of the first turn: input sent the moment
@@ -17,7 +17,7 @@ import argparse
 import statistics
 import time
 
-from mctslib.codingame_referee import LocalReferee
+from mctslib.bots.codingame_referee import LocalReferee
 
 
 def main() -> None:

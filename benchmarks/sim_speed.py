@@ -4,12 +4,12 @@
 
 Two learners of the same kind play weighted rock-paper-scissors at one node
 (simultaneous-moves chapter). For each learner, the reference
-(:func:`mctslib.simultaneous.play_rounds`) and the numba twin
-(:class:`mctslib.fast.simultaneous.FastOneNodeMatch`) play from the same seed,
+(:func:`mctslib.learners.simultaneous.play_rounds`) and the numba twin
+(:class:`mctslib.learners.simultaneous.FastOneNodeMatch`) play from the same seed,
 interleaved repetition by repetition so that the noise of a shared machine hits
 both alike. Prints medians and ratios; the last line is the summary a script
 can read, with the time of one full 10,000,000-round regret-matching run
-(:func:`mctslib.simultaneous.run_one_node`, measurements included).
+(:func:`mctslib.experiments.simultaneous.run_one_node`, measurements included).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ import argparse
 import statistics
 import time
 
-from mctslib.fast.simultaneous import FastOneNodeMatch
-from mctslib.matrix_games import weighted_rock_paper_scissors
-from mctslib.simultaneous import (
+from mctslib.experiments.simultaneous import run_one_node
+from mctslib.games.matrix_games import weighted_rock_paper_scissors
+from mctslib.learners.simultaneous import (
     LEARNERS,
+    FastOneNodeMatch,
     make_players,
     play_rounds,
     rescaled_rewards,
-    run_one_node,
     stream_for_seed,
 )
 

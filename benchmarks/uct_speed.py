@@ -16,7 +16,7 @@ import time
 
 from mctslib.fast.tictactoe_uct import FastTicTacToeUCT
 from mctslib.games import TicTacToe
-from mctslib.uct import UCTSearch
+from mctslib.search.uct import UCTSearch
 from mctslib.xorshift import XorShift64
 
 POSITIONS = {"empty board": TicTacToe(), "after X4 O0": TicTacToe.from_string("O../.X./...")}

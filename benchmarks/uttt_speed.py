@@ -5,12 +5,12 @@
 Measures, from the empty board and from a fixed middle-game position:
 
 * random playouts per second: the readable reference
-  (:func:`mctslib.flat.random_playout` on :class:`~mctslib.games.uttt.UltimateTicTacToe`)
+  (:func:`mctslib.search.flat.random_playout` on :class:`~mctslib.games.uttt.UltimateTicTacToe`)
   and the numba engine (:func:`mctslib.fast.uttt.playout_counts`); OpenSpiel's
   rollout evaluator is not callable from Python, so it has no playout row;
 * UCT iterations per second at equal search sizes (2,000 and 20,000 iterations per
-  search): the readable :class:`mctslib.uct.UCTSearch` (2,000 only), the numba bot
-  (:class:`mctslib.bots.UTTTBot`, every option off: plain UCT, like OpenSpiel's) and
+  search): the readable :class:`mctslib.search.uct.UCTSearch` (2,000 only), the numba bot
+  (:class:`mctslib.bots.uttt.UTTTBot`, every option off: plain UCT, like OpenSpiel's) and
   OpenSpiel's C++ ``MCTSBot`` with a ``RandomRolloutEvaluator`` (simulations per second
   of ``mcts_search``, the search ``step()`` runs, at a fixed ``max_simulations``,
   solver off);
@@ -34,12 +34,12 @@ import time
 
 import pyspiel
 
-from mctslib.bots import parse_spec
+from mctslib.bots.openspiel import DEFAULT_MAX_MEMORY_MB, DEFAULT_UCT_C, spiel_state
+from mctslib.bots.uttt import parse_spec
 from mctslib.fast import uttt as engine
-from mctslib.flat import random_playout
 from mctslib.games.uttt import UltimateTicTacToe
-from mctslib.openspiel_player import DEFAULT_MAX_MEMORY_MB, DEFAULT_UCT_C, spiel_state
-from mctslib.uct import UCTSearch
+from mctslib.search.flat import random_playout
+from mctslib.search.uct import UCTSearch
 from mctslib.xorshift import XorShift64
 
 #: 20 plies of two seeded numba bots (3,000 iterations, c 0.5, win-taking, solver):

@@ -9,7 +9,7 @@ Our bot (default: the chapter's best options, ``--ms`` per move, the first move 
 OpenSpiel's ``MCTSBot`` (random-rollout evaluator, uct_c 2, solver on: OpenSpiel's
 example defaults) from the empty board under OpenSpiel's scoring (a game that closes
 every board without a line is a draw), sides alternating
-(:func:`mctslib.arena.play_match`). It prints our score with its 95% Wilson interval,
+(:func:`mctslib.play.arena.play_match`). It prints our score with its 95% Wilson interval,
 the games won, drawn and lost, and both bots' *measured* time per move in the games.
 
 OpenSpiel's budget (``--openspiel-budget``):
@@ -23,9 +23,9 @@ OpenSpiel's budget (``--openspiel-budget``):
   OpenSpiel less time as a game goes on (its rollouts get shorter), while our bot
   spends its budget on every move, so the count is calibrated in games: a first guess
   from our bot's time per move on 8 positions
-  (:func:`~mctslib.openspiel_player.calibrate_against`), then 3 rounds of 2 games
+  (:func:`~mctslib.bots.openspiel.calibrate_against`), then 3 rounds of 2 games
   between the two bots, rescaled until OpenSpiel's mean time per move matches ours
-  (:func:`~mctslib.openspiel_player.calibrate_in_games`). If the machine's load
+  (:func:`~mctslib.bots.openspiel.calibrate_in_games`). If the machine's load
   changes between the calibration and the match, the times drift apart: measured here,
   a count calibrated at load average 5 gave OpenSpiel 64.9 ms per move against our
   78.5 ms during the match. ``--simulations N`` skips the calibration.
@@ -55,11 +55,11 @@ import sys
 import time
 from dataclasses import asdict
 
-from mctslib.arena import play_match
-from mctslib.bots import parse_spec
+from mctslib.bots.openspiel import DEFAULT_UCT_C, Calibration, OpenSpielMCTS, calibrate_in_games
+from mctslib.bots.uttt import parse_spec
 from mctslib.experiments.uttt import BEST_OPTIONS
 from mctslib.games.uttt import UltimateTicTacToe
-from mctslib.openspiel_player import DEFAULT_UCT_C, Calibration, OpenSpielMCTS, calibrate_in_games
+from mctslib.play.arena import play_match
 
 #: Our bot: the options the chapter found to help (its stored match against OpenSpiel uses
 #: the same); the budget comes from --ms, the same for the first move as for the others

@@ -1,38 +1,35 @@
 """mctslib: the library behind *mctsbook*, an interactive textbook on Monte Carlo Tree Search.
 
-Layers, bottom to top (nothing imports a layer above it):
+One folder per layer, bottom to top; a module imports only from its own layer
+and the layers below it (``lint-imports`` checks this, see ``pyproject.toml``):
 
-- ``mctslib.rng``: the one helper that turns a seed into a random generator;
-- ``mctslib.games``: rules of games (tic-tac-toe, ...), knowing nothing of search;
-- ``mctslib.selection``, ``mctslib.bandits``, ``mctslib.flat``, ``mctslib.minimax``,
-  ``mctslib.uct``: selection rules, bandit algorithms, flat Monte Carlo, exact solvers
-  and UCT; ``mctslib.fast``: numba twins of the readable engines;
-- ``mctslib.matrix_games``, ``mctslib.simultaneous``, ``mctslib.backward_induction``,
-  ``mctslib.smmcts``, ``mctslib.smitsimax``: games where both players move at once;
-- ``mctslib.bots``: the Ultimate Tic-Tac-Toe bot (numba UCT with its options; import it
-  from its module, it loads numba);
-- ``mctslib.arena``, ``mctslib.stats``, ``mctslib.harness``, ``mctslib.cli``: matches,
-  confidence intervals, the published tic-tac-toe harness, ``python -m mctslib``;
-- ``mctslib.experiments``: the long experiments whose results are stored under ``data/``;
-- ``mctslib.plotting``, ``mctslib.widgets``, ``mctslib.progress``: figures, live plots,
-  notebook widgets and progress bars (import them from their modules; they pull in
-  matplotlib and ipywidgets).
+- root helpers, used by every layer: ``rng`` (the one seed helper), ``xorshift``,
+  ``fixed_order`` (sums whose last bits are the same on every machine),
+  ``progress`` (progress bars) and ``_checks`` (argument checks);
+- ``games``: rules only (tic-tac-toe, subtraction, sum-to-15, Ultimate Tic-Tac-Toe,
+  Goofspiel, matrix games), knowing nothing of search;
+- ``fast``: numba kernels, the twins of the readable engines (leaves: they import
+  only games and the root helpers);
+- ``learners``: UCB1 and its step by hand, the bandit algorithms and their regret,
+  the one-node simultaneous learners (decoupled UCB1, regret matching);
+- ``search``: flat Monte Carlo, minimax, UCT, zero-sum solvers, backward induction,
+  SM-MCTS and Smitsimax;
+- ``play``: matches between any two players, score intervals, the SPRT;
+- ``bots``: the Ultimate Tic-Tac-Toe bot and its SPEC, OpenSpiel's MCTS as a
+  player, a local CodinGame referee;
+- ``experiments``: the long experiments whose results are stored under ``data/``,
+  and the published tic-tac-toe harness; ``views``: figures, live plots, boards
+  and widgets (matplotlib and ipywidgets live here only);
+- ``cli``: ``python -m mctslib``.
 
-Each function's docstring names the chapter that teaches it.
+The names below are the ones a reader uses most, importable from the package
+root (``from mctslib import UCTSearch``); ``import mctslib`` loads neither numba
+nor matplotlib. Each function's docstring names the chapter that teaches it.
 """
 
-__version__ = "0.1.0"
-
-from .arena import MatchResult, RandomPlayer, play_game, play_match
-from .bandits import (
-    UCB1,
-    BanditArms,
-    BanditResult,
-    EpsilonGreedy,
-    Greedy,
-    run_experiment,
-)
-from .flat import FlatMCResult, find_traps, flat_monte_carlo, random_playout
+from ._version import __version__
+from .experiments.harness import run_harness
+from .experiments.simultaneous import run_one_node
 from .games import (
     DRAW,
     LOSS,
@@ -44,26 +41,30 @@ from .games import (
     UltimateTicTacToe,
 )
 from .games.goofspiel import Goofspiel
-from .harness import run_harness
-from .matrix_games import (
-    MatrixGame,
-    exploitability,
-    rock_paper_scissors,
-    solve_zero_sum,
-    weighted_rock_paper_scissors,
+from .games.matrix_games import MatrixGame, rock_paper_scissors, weighted_rock_paper_scissors
+from .learners.bandits import (
+    UCB1,
+    BanditArms,
+    BanditResult,
+    EpsilonGreedy,
+    Greedy,
+    run_experiment,
 )
-from .minimax import (
+from .learners.simultaneous import RegretMatchingPlayer, UCB1Player
+from .learners.ucb1 import SQRT2, ucb1_bonus, ucb1_score, ucb1_step
+from .play.arena import MatchResult, RandomPlayer, play_game, play_match
+from .play.stats import games_for_width, score_interval
+from .rng import make_rng, spawn_rngs
+from .search.flat import FlatMCResult, find_traps, flat_monte_carlo, random_playout
+from .search.minimax import (
     minimax_value,
     move_values,
     random_playout_value,
     reachable_states,
     winning_moves,
 )
-from .rng import make_rng, spawn_rngs
-from .selection import SQRT2, ucb1_bonus, ucb1_score, ucb1_step
-from .simultaneous import RegretMatchingPlayer, UCB1Player, run_one_node
-from .stats import games_for_width, score_interval
-from .uct import UCTSearch, format_tree, robust_child
+from .search.uct import UCTSearch, format_tree, robust_child
+from .search.zero_sum import exploitability, solve_zero_sum
 from .xorshift import XorShift64
 
 __all__ = [

@@ -1,7 +1,7 @@
-"""``python -m mctslib``: see :mod:`mctslib.cli`."""
+"""``python -m mctslib``: see :mod:`mctslib.cli.main`."""
 
 import sys
 
-from .cli import main
+from .cli.main import main
 
 sys.exit(main())

@@ -45,3 +45,10 @@ def _is_numpy_int(value) -> bool:
     except ImportError:  # pragma: no cover - numpy is a dependency
         return False
     return isinstance(value, np.integer)
+
+
+def check_choice(name: str, value, choices) -> str:
+    """Return ``value`` unchanged, or raise ValueError unless it is one of ``choices``."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}.")
+    return value

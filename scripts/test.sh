@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Run every test (README, command 2): unit tests, browser tests on the freshly built book and
-# in JupyterLab, and nbval over every chapter notebook (a fresh kernel must reproduce every
-# stored output). Extra arguments go to pytest, e.g. `bash scripts/test.sh -x -k bandit`.
+# Run every test (README, command 2): the import contracts of mctslib's layers, unit tests,
+# browser tests on the freshly built book and in JupyterLab, and nbval over every chapter
+# notebook (a fresh kernel must reproduce every stored output). Extra arguments go to pytest, e.g. `bash scripts/test.sh -x -k bandit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${VIRTUAL_ENV:-}" ] || source .venv/bin/activate
 export MCTSLIB_PROGRESS=0   # progress bars are for people; stored outputs have none
+lint-imports               # the layers of mctslib (contracts in pyproject.toml)
 bash scripts/build_book.sh   # the browser tests read this build
 python -m pytest tests notebooks --nbval --nbval-current-env --nbval-cell-timeout=900 \
   -p no:cacheprovider "$@"

@@ -8,18 +8,18 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from mctslib.bandits import (
+from mctslib.learners.bandits import (
     UCB1,
     BanditArms,
     EpsilonGreedy,
     Greedy,
     checkpoints,
-    draw_regret,
     run_experiment,
     ucb1_scores,
 )
-from mctslib.plotting import LivePlot
-from mctslib.selection import SQRT2, ucb1_score
+from mctslib.learners.ucb1 import SQRT2, ucb1_score
+from mctslib.views.plotting import LivePlot
+from mctslib.views.regret import draw_regret
 
 CLOSE_ARMS = BanditArms([0.3, 0.5, 0.2, 0.7, 0.4])
 WIN_DRAW_LOSS_ARMS = BanditArms([0.20, 0.35, 0.10, 0.45, 0.30], [0.50, 0.30, 0.60, 0.30, 0.20])

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from mctslib.bots import parse_spec
-from mctslib.cli_play import (
+from mctslib.bots.uttt import parse_spec
+from mctslib.cli.play import (
     PlaySession,
     _Rejected,
     add_play_command,

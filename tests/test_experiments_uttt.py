@@ -16,9 +16,12 @@ from mctslib.experiments.uttt import (
     Comparison,
     ExperimentResult,
     load_experiment,
+    results,
+    statistics,
+    tuning,
 )
-from mctslib.sprt import sprt
-from mctslib.stats import games_for_width, score_interval
+from mctslib.play.sprt import sprt
+from mctslib.play.stats import games_for_width, score_interval
 
 TINY = {"games": 2, "jobs": 1}
 
@@ -86,8 +89,8 @@ def test_optimum_and_parabola_by_hand():
     # Scores on an exact parabola in log2 c with its top at c = 0.5.
     cs = [0.125, 0.25, 0.5, 1.0, 2.0]
     points = [_point(c, 0.6 - 0.1 * (math.log2(c) + 1) ** 2, 0, 1) for c in cs]
-    assert uttt._vertex(points, 2) == pytest.approx(0.5)
-    close = uttt._optimum([_point(0.2, 0.40, 0.30, 0.50), _point(0.5, 0.60, 0.52, 0.68),
+    assert tuning._vertex(points, 2) == pytest.approx(0.5)
+    close = tuning._optimum([_point(0.2, 0.40, 0.30, 0.50), _point(0.5, 0.60, 0.52, 0.68),
                            _point(1.0, 0.45, 0.35, 0.55)])
     assert close["best_c"] == 0.5 and close["close_to_best"] == [0.5, 1.0]
 
@@ -114,8 +117,8 @@ def test_x_perspective_by_hand():
     records = [SimpleNamespace(a_moved_first=True, result_for_a=1.0),
                SimpleNamespace(a_moved_first=False, result_for_a=1.0),
                SimpleNamespace(a_moved_first=False, result_for_a=0.5)]
-    assert [uttt._result_for(r, "X") for r in records] == [1.0, 0.0, 0.5]
-    assert [uttt._result_for(r, "A") for r in records] == [1.0, 1.0, 0.5]
+    assert [results._result_for(r, "X") for r in records] == [1.0, 0.0, 0.5]
+    assert [results._result_for(r, "A") for r in records] == [1.0, 1.0, 0.5]
 
 
 def test_centre_experiment_counts_x():
@@ -130,7 +133,7 @@ def test_centre_experiment_counts_x():
 
 def test_difference_interval_by_hand():
     # "WL": mean 0.5, sample variance 0.5; "LL": mean 0, variance 0. Error sqrt(0.5/2).
-    difference, low, high = uttt._difference("WL", "LL")
+    difference, low, high = tuning._difference("WL", "LL")
     assert difference == 0.5
     assert (low, high) == pytest.approx((0.5 - 1.96 * 0.5, 0.5 + 1.96 * 0.5))
 
@@ -152,8 +155,8 @@ def test_games_needed_experiment():
 
 
 def test_checkpoints():
-    assert uttt._checkpoints(400) == [10, 20, 50, 100, 200, 300, 400]
-    assert uttt._checkpoints(12) == [10, 12]
+    assert statistics._checkpoints(400) == [10, 20, 50, 100, 200, 300, 400]
+    assert statistics._checkpoints(12) == [10, 12]
 
 
 def test_openspiel_experiment_on_the_clock():

@@ -19,7 +19,9 @@ import numpy as np
 import pytest
 
 from mctslib import fixed_order
-from mctslib.backward_induction import (
+from mctslib.games.goofspiel import Goofspiel
+from mctslib.games.matrix_games import MatrixGame, weighted_rock_paper_scissors
+from mctslib.search.backward_induction import (
     TableProfile,
     all_states,
     best_response,
@@ -28,15 +30,8 @@ from mctslib.backward_induction import (
     profile_value,
     solve_game,
 )
-from mctslib.flat import choice_probabilities
-from mctslib.games.goofspiel import Goofspiel
-from mctslib.matrix_games import (
-    MatrixGame,
-    exploitability,
-    exploration_floor,
-    solve_zero_sum,
-    weighted_rock_paper_scissors,
-)
+from mctslib.search.flat import choice_probabilities
+from mctslib.search.zero_sum import exploitability, exploration_floor, solve_zero_sum
 
 
 def exact_dot(left, right) -> float:
@@ -283,7 +278,7 @@ def test_choice_probabilities_match_the_reference():
 
 
 def test_smitsimax_mixes_from_a_plan_divide_by_the_exact_total():
-    from mctslib.smitsimax import _mixes_from_plan
+    from mctslib.search.smitsimax import _mixes_from_plan
 
     rng = np.random.default_rng(8)
     plan, moves = {}, {}

@@ -1,4 +1,4 @@
-"""Flat Monte Carlo (mctslib.flat): playouts, the search, choice chances, traps. Chapter 1."""
+"""Flat Monte Carlo (mctslib.search.flat): playouts, the search, choice chances, traps. Chapter 1."""
 
 import math
 from dataclasses import dataclass
@@ -6,7 +6,9 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from mctslib.flat import (
+from mctslib.games import GameState, TicTacToe
+from mctslib.rng import make_rng
+from mctslib.search.flat import (
     FlatMCResult,
     choice_probabilities,
     find_traps,
@@ -14,14 +16,12 @@ from mctslib.flat import (
     move_table,
     random_playout,
 )
-from mctslib.games import GameState, TicTacToe
-from mctslib.minimax import (
+from mctslib.search.minimax import (
     minimax_value,
     move_values,
     random_playout_move_values,
     random_playout_outcomes,
 )
-from mctslib.rng import make_rng
 
 TRAP = TicTacToe.from_string("..O/X../.X.")  # O to move; solved by hand in test_minimax
 

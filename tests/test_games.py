@@ -5,7 +5,7 @@ import pytest
 from mctslib.games import SubtractionGame, SumToFifteen, TicTacToe
 from mctslib.games.subtraction import winning_take
 from mctslib.games.sum15 import MAGIC_SQUARE, TRIPLES, numbers_of
-from mctslib.minimax import minimax_value, reachable_states, winning_moves
+from mctslib.search.minimax import minimax_value, reachable_states, winning_moves
 
 
 def test_subtraction_rules():

@@ -10,7 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mctslib.backward_induction import (
+from mctslib.games.goofspiel import Goofspiel
+from mctslib.games.matrix_games import weighted_rock_paper_scissors
+from mctslib.games.simultaneous_base import SimultaneousState
+from mctslib.search.backward_induction import (
     TableProfile,
     all_states,
     best_response,
@@ -22,15 +25,8 @@ from mctslib.backward_induction import (
     stage_game,
     uniform_profile,
 )
-from mctslib.games.goofspiel import Goofspiel
-from mctslib.games.simultaneous_base import SimultaneousState
-from mctslib.matrix_games import (
-    exploitability as matrix_exploitability,
-)
-from mctslib.matrix_games import (
-    solve_zero_sum,
-    weighted_rock_paper_scissors,
-)
+from mctslib.search.zero_sum import exploitability as matrix_exploitability
+from mctslib.search.zero_sum import solve_zero_sum
 
 # --------------------------------------------------------------------------- rules
 

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from mctslib.cli import main
+from mctslib.cli.main import main
+from mctslib.experiments.harness import run_harness, single_winning_move_positions
 from mctslib.fast.tictactoe_uct import FastTicTacToeUCT, below, xorshift_next
 from mctslib.games import TicTacToe
-from mctslib.harness import run_harness, single_winning_move_positions
-from mctslib.minimax import reachable_states
-from mctslib.uct import UCTSearch
+from mctslib.search.minimax import reachable_states
+from mctslib.search.uct import UCTSearch
 from mctslib.xorshift import XorShift64
 
 

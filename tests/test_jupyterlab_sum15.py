@@ -8,7 +8,7 @@ reader would see: the reader's numbers include the pick, the bot holds one numbe
 when the widget's PNG changes). The picks block the bot's threats when it has one, so
 the game lasts long enough; which numbers are free is read from the page each time.
 
-The widget's contract (mctslib.widgets.Sum15Widget): buttons ``sum15-n-<number>`` (disabled
+The widget's contract (mctslib.views.sum15.Sum15Widget): buttons ``sum15-n-<number>`` (disabled
 when taken), HTML ``sum15-human`` / ``sum15-bot`` listing the numbers held, ``sum15-status``
 and the Image ``sum15-bars``.
 """
@@ -44,7 +44,7 @@ PREFERENCE = (5, 2, 4, 6, 8, 1, 3, 7, 9)
 def widget_notebook() -> nbformat.NotebookNode:
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(
-        "from mctslib.widgets import Sum15Widget\n\n"
+        "from mctslib.views.ucb1_table import Sum15Widget\n\n"
         f"Sum15Widget(iterations={ITERATIONS}, seed={SEED})"
     )]
     notebook.metadata["kernelspec"] = {

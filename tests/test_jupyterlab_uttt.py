@@ -11,7 +11,7 @@ JupyterLab in headless Chromium, runs every cell and clicks cells of the board:
 
 Which cells may be clicked is read from the page each time (the enabled cell buttons),
 the reader's choice among them comes from a seeded generator. The widget's contract
-(mctslib.uttt_widget.UTTTWidget): buttons ``uttt-cell-<move>`` (move = 9 * row + col,
+(mctslib.views.uttt_widget.UTTTWidget): buttons ``uttt-cell-<move>`` (move = 9 * row + col,
 enabled only where the reader may play, text X / O / blank), HTML ``uttt-status`` and the
 Image ``uttt-bars``. No request may leave 127.0.0.1.
 """
@@ -64,7 +64,7 @@ READ_WIDGET_JS = """() => {
 def widget_notebook(arguments: str) -> nbformat.NotebookNode:
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(
-        f"from mctslib.uttt_widget import UTTTWidget\n\nUTTTWidget({arguments})")]
+        f"from mctslib.views.uttt_widget import UTTTWidget\n\nUTTTWidget({arguments})")]
     notebook.metadata["kernelspec"] = {
         "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     return notebook

@@ -7,19 +7,21 @@ import math
 import numpy as np
 import pytest
 
-from mctslib.matrix_games import (
+from mctslib.games.matrix_games import (
     MatrixGame,
     check_strategy,
-    exploit_sequential_tree,
-    exploitability,
-    exploration_floor,
     rock_paper_scissors,
-    sequential_tree_view,
-    solve_zero_sum,
     uniform_strategy,
     weighted_rock_paper_scissors,
 )
 from mctslib.rng import make_rng
+from mctslib.search.zero_sum import (
+    exploit_sequential_tree,
+    exploitability,
+    exploration_floor,
+    sequential_tree_view,
+    solve_zero_sum,
+)
 
 ROCK, PAPER, SCISSORS = 0, 1, 2
 

@@ -1,4 +1,4 @@
-"""Exact values (mctslib.minimax): minimax, random-playout values, enumeration. Chapter 1."""
+"""Exact values (mctslib.search.minimax): minimax, random-playout values, enumeration. Chapter 1."""
 
 from dataclasses import dataclass
 from fractions import Fraction
@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from mctslib.games import GameState, TicTacToe
-from mctslib.minimax import (
+from mctslib.search.minimax import (
     clear_caches,
     minimax_value,
     move_values,

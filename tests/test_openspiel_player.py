@@ -12,10 +12,8 @@ import numpy as np
 import pytest
 from test_uttt_openspiel import openspiel_cells
 
-from mctslib import openspiel_player
-from mctslib.arena import RandomPlayer, play_match
-from mctslib.games.uttt import UltimateTicTacToe, from_row_col
-from mctslib.openspiel_player import (
+from mctslib.bots import openspiel
+from mctslib.bots.openspiel import (
     Calibration,
     OpenSpielMCTS,
     OpenSpielMCTSPlayer,
@@ -26,6 +24,8 @@ from mctslib.openspiel_player import (
     spiel_actions,
     spiel_state,
 )
+from mctslib.games.uttt import UltimateTicTacToe, from_row_col
+from mctslib.play.arena import RandomPlayer, play_match
 from mctslib.rng import make_rng
 
 
@@ -104,8 +104,8 @@ def follow_game(player_side: int, seed: int, simulations: int = 12):
 
 def test_the_adapter_stays_in_sync_through_whole_games_on_both_sides(monkeypatch):
     rebuilds = []
-    rebuild = openspiel_player.spiel_state
-    monkeypatch.setattr(openspiel_player, "spiel_state",
+    rebuild = openspiel.spiel_state
+    monkeypatch.setattr(openspiel, "spiel_state",
                         lambda state: rebuilds.append(state) or rebuild(state))
     free_turns = 0
     for seed in range(6):

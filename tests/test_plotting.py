@@ -1,7 +1,7 @@
 """LivePlot draws with one function for live frames and the final figure; progress can be muted."""
 
-from mctslib.plotting import LivePlot
 from mctslib.progress import progress_bar, progress_enabled
+from mctslib.views.plotting import LivePlot
 
 
 def test_liveplot_outside_ipython_draws_final_state():

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from mctslib.plotting_simplex import CORNERS, MixTrace, draw_simplex, draw_trace, simplex_xy
+from mctslib.views.simplex import CORNERS, MixTrace, draw_simplex, draw_trace, simplex_xy
 
 
 def test_pure_mixes_are_the_corners_and_uniform_is_the_centroid():

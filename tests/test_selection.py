@@ -1,4 +1,4 @@
-"""UCB1 scores and the selection step (mctslib.selection), checked against chapter 3's hand trace.
+"""UCB1 scores and the selection step (mctslib.learners.ucb1), checked against chapter 3's hand trace.
 
 Expected values were worked out by hand (ln 10 = 2.3026, ln 11 = 2.3979):
 step 1, N = 10: A 0.667 + sqrt(2 ln 10 / 6) = 0.667 + 0.876 = 1.543,
@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from mctslib.selection import SQRT2, ucb1_bonus, ucb1_score, ucb1_step
+from mctslib.learners.ucb1 import SQRT2, ucb1_bonus, ucb1_score, ucb1_step
 
 STEP1 = [("A", 4, 6), ("B", 1, 3), ("C", 0, 1)]
 STEP2 = [("A", 4, 6), ("B", 1, 3), ("C", 0, 2)]

@@ -10,24 +10,24 @@ import pytest
 from mctslib import __version__
 from mctslib.experiments.simultaneous import (
     load_one_node_experiment,
+    log_checkpoints,
     main,
     one_node_experiment,
+    run_one_node,
 )
-from mctslib.fast.simultaneous import FastOneNodeMatch
-from mctslib.matrix_games import MatrixGame, rock_paper_scissors, weighted_rock_paper_scissors
-from mctslib.simultaneous import (
+from mctslib.games.matrix_games import MatrixGame, rock_paper_scissors, weighted_rock_paper_scissors
+from mctslib.learners.simultaneous import (
     LEARNERS,
     OUTCOMES,
+    FastOneNodeMatch,
     RegretMatchingPlayer,
     UCB1Player,
     empirical_strategy,
-    log_checkpoints,
     make_players,
     next_uniform,
     play_rounds,
     regret_matching_strategy,
     rescaled_rewards,
-    run_one_node,
     sample_move,
     stream_for_seed,
 )

@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mctslib.backward_induction import (
+from mctslib.games.goofspiel import Goofspiel
+from mctslib.games.simultaneous_base import SimultaneousState
+from mctslib.search.backward_induction import (
     best_response,
     exploit,
     profile_exploitability,
     solve_game,
     uniform_profile,
 )
-from mctslib.games.goofspiel import Goofspiel
-from mctslib.games.simultaneous_base import SimultaneousState
-from mctslib.smitsimax import Smitsimax, blind_floor, blind_guarantee
+from mctslib.search.smitsimax import Smitsimax, blind_floor, blind_guarantee
 
 
 def test_each_tree_counts_one_visit_per_iteration_at_its_root():

@@ -5,17 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mctslib.backward_induction import profile_exploitability, uniform_profile
+from mctslib.experiments.smmcts import ConvergenceResult, convergence_experiment, main
 from mctslib.games.goofspiel import Goofspiel
+from mctslib.learners.simultaneous import RegretMatchingPlayer, UCB1Player
 from mctslib.rng import make_rng
-from mctslib.simultaneous import RegretMatchingPlayer, UCB1Player
-from mctslib.smmcts import (
-    SMMCTS,
-    ConvergenceResult,
-    convergence_experiment,
-    main,
-    random_joint_playout,
-)
+from mctslib.search.backward_induction import profile_exploitability, uniform_profile
+from mctslib.search.smmcts import SMMCTS, random_joint_playout
 
 # --------------------------------------------------------------------------- the rules
 

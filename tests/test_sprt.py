@@ -1,11 +1,11 @@
-"""Wald's sequential probability ratio test on match results (mctslib.sprt)."""
+"""Wald's sequential probability ratio test on match results (mctslib.play.sprt)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from mctslib.sprt import SPRT, sprt
+from mctslib.play.sprt import SPRT, sprt
 
 
 def test_bounds_and_steps_by_hand():

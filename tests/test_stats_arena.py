@@ -6,10 +6,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from mctslib.arena import MatchResult, RandomPlayer, play_game, play_match
 from mctslib.games import SubtractionGame, SumToFifteen, TicTacToe
-from mctslib.stats import games_for_width, score_interval
-from mctslib.uct import UCTSearch
+from mctslib.play.arena import MatchResult, RandomPlayer, play_game, play_match
+from mctslib.play.stats import games_for_width, score_interval
+from mctslib.search.uct import UCTSearch
 
 
 def test_wilson_interval_by_hand():

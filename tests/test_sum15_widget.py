@@ -12,9 +12,9 @@ import matplotlib.pyplot as plt
 import pytest
 
 from mctslib.games.sum15 import SumToFifteen
-from mctslib.plotting import draw_root_bars
-from mctslib.uct import ChildStats
-from mctslib.widgets import (
+from mctslib.search.uct import ChildStats
+from mctslib.views.plotting import draw_root_bars
+from mctslib.views.sum15 import (
     Sum15Match,
     Sum15Widget,
     sum15_bot_reply,

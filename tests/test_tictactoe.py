@@ -6,7 +6,7 @@ import pytest
 
 from mctslib.games import TicTacToe
 from mctslib.games.tictactoe import LINES, has_line
-from mctslib.minimax import reachable_states
+from mctslib.search.minimax import reachable_states
 
 # The eight lines written as cell triples, independently of the masks in the module.
 TRIPLES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]

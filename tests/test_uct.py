@@ -5,11 +5,11 @@ import math
 import numpy as np
 import pytest
 
+from mctslib.experiments.harness import single_winning_move_positions
 from mctslib.games import SubtractionGame, SumToFifteen, TicTacToe
 from mctslib.games.subtraction import winning_take
-from mctslib.harness import single_winning_move_positions
-from mctslib.minimax import winning_moves
-from mctslib.uct import UCB1Rule, UCTSearch, format_tree, robust_child
+from mctslib.search.minimax import winning_moves
+from mctslib.search.uct import UCB1Rule, UCTSearch, format_tree, robust_child
 from mctslib.xorshift import XorShift64
 
 

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from mctslib.fast import uttt as fast
-from mctslib.flat import random_playout
 from mctslib.games.uttt import (
     UltimateTicTacToe,
     format_codingame_move,
@@ -22,6 +21,7 @@ from mctslib.games.uttt import (
     to_board_cell,
     to_row_col,
 )
+from mctslib.search.flat import random_playout
 from mctslib.xorshift import XorShift64
 
 EMPTY_ROWS = ". . . | . . . | . . ."

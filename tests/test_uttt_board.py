@@ -1,4 +1,4 @@
-"""Pictures of Ultimate Tic-Tac-Toe positions (mctslib.uttt_board), checked through their artists.
+"""Pictures of Ultimate Tic-Tac-Toe positions (mctslib.views.uttt_board), checked through their artists.
 
 Every artist that carries meaning has a gid (``uttt-won-<board>``, ``uttt-playable-<board>``,
 ...), so the tests read back what was drawn: which boards are shaded and in which colour,
@@ -15,8 +15,8 @@ from matplotlib.figure import Figure
 
 from mctslib.games.uttt import UltimateTicTacToe
 from mctslib.rng import make_rng
-from mctslib.uct import ChildStats
-from mctslib.uttt_board import (
+from mctslib.search.uct import ChildStats
+from mctslib.views.uttt_board import (
     DRAWN_COLOUR,
     HIGHLIGHT_COLOUR,
     MARK_COLOURS,

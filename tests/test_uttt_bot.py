@@ -1,4 +1,4 @@
-"""The UTTT bot: numba UCT with options (mctslib.fast.uttt_uct) and its Python face (mctslib.bots).
+"""The UTTT bot: numba UCT with options (mctslib.fast.uttt_uct) and its Python face (mctslib.bots.uttt).
 
 Positions are hand-built with ``from_grid``; each verdict the solver must reach is also
 checked here by an independent exhaustive look-ahead on the readable rules.
@@ -11,19 +11,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from mctslib.arena import RandomPlayer, play_game, play_match
-from mctslib.bots import (
-    CENTRE,
-    BotSpec,
-    UTTTBot,
-    opponent_reply,
-    parse_spec,
-    random_openings,
-)
+from mctslib.bots.uttt import CENTRE, BotSpec, UTTTBot, opponent_reply, parse_spec, random_openings
 from mctslib.fast import uttt as engine
 from mctslib.fast import uttt_uct as fast_uct
 from mctslib.games.uttt import UltimateTicTacToe
-from mctslib.uct import UCTSearch, robust_child
+from mctslib.play.arena import RandomPlayer, play_game, play_match
+from mctslib.search.uct import UCTSearch, robust_child
 from mctslib.xorshift import XorShift64
 
 SEP = "------+-------+------"

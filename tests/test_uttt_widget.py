@@ -1,4 +1,4 @@
-"""Playing Ultimate Tic-Tac-Toe against the bot (mctslib.uttt_widget), without a browser.
+"""Playing Ultimate Tic-Tac-Toe against the bot (mctslib.views.uttt_widget), without a browser.
 
 The match logic is driven through ``UTTTMatch``; the widget through what its buttons call
 (``click``, ``undo``, ``new_game``) and its controls' values, reading back the cell
@@ -15,17 +15,17 @@ import pytest
 
 from mctslib.games.uttt import UltimateTicTacToe
 from mctslib.rng import make_rng
-from mctslib.uct import ChildStats, UCTSearch
-from mctslib.uttt_board import HIGHLIGHT_COLOUR, MARK_COLOURS
-from mctslib.uttt_widget import (
+from mctslib.search.uct import ChildStats, UCTSearch
+from mctslib.views.uttt_board import HIGHLIGHT_COLOUR, MARK_COLOURS
+from mctslib.views.uttt_match import (
     UTTTMatch,
-    UTTTWidget,
     root_child_stats,
     uct_bot_factory,
     uttt_bot_reply,
     uttt_reply_figure,
     uttt_reply_text,
 )
+from mctslib.views.uttt_widget import UTTTWidget
 
 FAST = 60  # iterations per reply where the bot's strength does not matter
 CENTRE = 40  # row 4, col 4: the centre cell of the centre board

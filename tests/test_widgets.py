@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from mctslib.selection import ucb1_step
-from mctslib.widgets import (
+from mctslib.learners.ucb1 import ucb1_step
+from mctslib.views.ucb1_table import (
     CHAPTER3_CHILDREN,
     UCB1TableWidget,
     choice_sentence,

@@ -1,11 +1,11 @@
 """Distance from equilibrium over rounds: decoupled UCB1 vs regret matching at one node.
 
 The simultaneous-moves chapter lets two learners of the same kind play the
-weighted rock-paper-scissors game (:func:`~mctslib.matrix_games.weighted_rock_paper_scissors`)
+weighted rock-paper-scissors game (:func:`~mctslib.games.matrix_games.weighted_rock_paper_scissors`)
 against each other and measures, at log-spaced checkpoints, how far their
 average strategies are from the equilibrium, on several seeds, next to the
 floor that 10% uniform exploration alone would impose
-(:func:`~mctslib.matrix_games.exploration_floor`).
+(:func:`~mctslib.search.zero_sum.exploration_floor`).
 
 :func:`one_node_experiment` runs it with a small default budget (100,000
 rounds: seconds); the command line runs the full budget and stores it::
@@ -19,7 +19,9 @@ ten seconds with numba). :func:`load_one_node_experiment` reads the file back.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -28,25 +30,175 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
-from .._checks import check_int
-from ..matrix_games import (
-    MatrixGame,
-    exploration_floor,
-    solve_zero_sum,
-    weighted_rock_paper_scissors,
-)
-from ..progress import progress_bar
-from ..selection import SQRT2
-from ..simultaneous import (
+from .._checks import check_choice, check_int
+from .._version import __version__
+from ..fixed_order import geometric_points
+from ..games.matrix_games import MatrixGame, weighted_rock_paper_scissors
+from ..learners.simultaneous import (
     DEFAULT_EXPLORATION,
     ENGINES,
     LEARNERS,
     OUTCOMES,
     check_exploration,
-    log_checkpoints,
-    run_one_node,
+    make_match,
+    make_players,
+    stream_for_seed,
 )
+from ..learners.ucb1 import SQRT2
+from ..progress import progress_bar
+from ..search.zero_sum import exploitability, exploration_floor, solve_zero_sum
+
+# --------------------------------------------------------------------------- one run
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def log_checkpoints(rounds: int, first: int = 1000, per_decade: int = 10) -> np.ndarray:
+    """Rounds at which a run measures its distance: log-spaced from ``first`` to ``rounds``.
+
+    ``per_decade`` points per factor of 10, rounded to whole rounds,
+    duplicates removed; always ends with ``rounds``. If ``rounds < first``
+    the only checkpoint is ``rounds``.
+    """
+    rounds = check_int("rounds", rounds, 1)
+    first = check_int("first", first, 1)
+    per_decade = check_int("per_decade", per_decade, 1)
+    if rounds <= first:
+        return np.array([rounds], dtype=np.int64)
+    decades = math.log10(rounds / first)
+    count = max(2, math.ceil(decades * per_decade) + 1)
+    points = np.round(geometric_points(first, rounds, count)).astype(np.int64)
+    points[-1] = rounds
+    return np.unique(points)
+
+
+@dataclass(frozen=True)
+class OneNodeRun:
+    """One run of two learners at one node, measured at checkpoints.
+
+    Attributes
+    ----------
+    learner, outcomes, engine : str
+    seed : int
+    checkpoints : numpy.ndarray
+        Rounds played at each measurement (increasing, the last is the run's length).
+    average_distance : numpy.ndarray
+        :func:`~mctslib.search.zero_sum.exploitability` of the pair of average
+        strategies (move frequencies) at each checkpoint.
+    current_distance : numpy.ndarray
+        The same for the pair of current strategies (what each would play next).
+    row_average, column_average, row_current, column_current : numpy.ndarray
+        The four strategies at the end of the run.
+    """
+
+    learner: str
+    outcomes: str
+    engine: str
+    seed: int
+    checkpoints: np.ndarray
+    average_distance: np.ndarray
+    current_distance: np.ndarray
+    row_average: np.ndarray
+    column_average: np.ndarray
+    row_current: np.ndarray
+    column_current: np.ndarray
+
+    @property
+    def final_distance(self) -> float:
+        """Distance of the average strategies at the end of the run."""
+        return float(self.average_distance[-1])
+
+
+def run_one_node(game: MatrixGame, learner: str, rounds: int, seed, *,
+                 exploration: float = DEFAULT_EXPLORATION, c: float = SQRT2,
+                 outcomes: str = "payoff", checkpoints=None, engine: str = "numba",
+                 callback: Callable[[int, float, float], None] | None = None) -> OneNodeRun:
+    """Let two learners of kind ``learner`` play ``game`` for ``rounds`` rounds.
+
+    Parameters
+    ----------
+    game : MatrixGame
+    learner : {"ucb1", "regret_matching"}
+        Both players use this rule (each with its own statistics).
+    rounds : int
+        Rounds to play, at least 1.
+    seed : int, SeedSequence or Generator
+        Seeds the run's xorshift64 stream (:func:`stream_for_seed`).
+    exploration : float
+        Regret matching's uniform share, in ``(0, 1]`` (ignored by UCB1).
+    c : float
+        UCB1's exploration constant, ``>= 0`` (ignored by regret matching).
+    outcomes : {"payoff", "win_loss"}
+        Exact rescaled payoffs, or a win or a loss drawn with those chances
+        (see the module's notes).
+    checkpoints : sequence of int, optional
+        Increasing rounds in ``1 .. rounds`` at which to measure (default
+        :func:`log_checkpoints` from 1,000, ten per decade).
+    engine : {"numba", "python"}
+        The numba twin (fast) or the readable reference; both give identical runs.
+    callback : callable, optional
+        Called as ``callback(rounds_played, average_distance, current_distance)``
+        at each checkpoint, e.g. to update a live plot.
+
+    Returns
+    -------
+    OneNodeRun
+
+    Notes
+    -----
+    The run stops at each checkpoint, reads both players' statistics and
+    measures the distances in Python with the same code for both engines.
+    Simultaneous-moves chapter.
+    """
+    if not isinstance(game, MatrixGame):
+        raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}.")
+    learner = check_choice("learner", learner, LEARNERS)
+    engine = check_choice("engine", engine, ENGINES)
+    outcomes = check_choice("outcomes", outcomes, OUTCOMES)
+    rounds = check_int("rounds", rounds, 1)
+    checkpoints = _check_checkpoints(checkpoints, rounds)
+    row_player, column_player = make_players(game, learner, exploration, c)
+    stream = stream_for_seed(seed)
+    match = make_match(game, row_player, column_player, stream, outcomes == "win_loss", engine)
+    average, current = [], []
+    played = 0
+    for checkpoint in checkpoints:
+        match.play(int(checkpoint) - played)
+        played = int(checkpoint)
+        row_player, column_player = match.players()
+        average.append(exploitability(game, row_player.average_strategy(),
+                                      column_player.average_strategy()))
+        current.append(exploitability(game, row_player.strategy(), column_player.strategy()))
+        if callback is not None:
+            callback(played, average[-1], current[-1])
+    return OneNodeRun(
+        learner, outcomes, engine, _seed_label(seed), checkpoints, np.array(average), np.array(current),
+        np.array(row_player.average_strategy()), np.array(column_player.average_strategy()),
+        np.array(row_player.strategy()), np.array(column_player.strategy()),
+    )
+
+
+def _check_checkpoints(checkpoints, rounds: int) -> np.ndarray:
+    if checkpoints is None:
+        return log_checkpoints(rounds)
+    points = [check_int("each checkpoint", point, 1) for point in checkpoints]
+    if not points or any(b <= a for a, b in itertools.pairwise(points)) or points[-1] > rounds:
+        raise ValueError(
+            f"checkpoints must be increasing whole numbers in 1..rounds ({rounds}), got {points}."
+        )
+    return np.array(points, dtype=np.int64)
+
+
+def _seed_label(seed):
+    """The seed as stored in a result (an int stays an int; other seeds are described)."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        return int(seed)
+    return repr(seed)
+
+
+# --------------------------------------------------------------------------- the experiment
+
 
 #: The chapter's budget (seconds) and the stored run's budget.
 SMALL_ROUNDS = 100_000
@@ -150,7 +302,7 @@ def one_node_experiment(rounds: int = SMALL_ROUNDS, seeds: Sequence[int] = SEEDS
         One run per seed for each learner and kind of outcome (default 0-4).
     learners : sequence of {"ucb1", "regret_matching"}
     outcomes : sequence of {"payoff", "win_loss"}
-        See :mod:`mctslib.simultaneous` (default both).
+        See :mod:`mctslib.learners.simultaneous` (default both).
     game : MatrixGame, optional
         Default: weighted rock-paper-scissors.
     exploration, c : float
@@ -158,7 +310,7 @@ def one_node_experiment(rounds: int = SMALL_ROUNDS, seeds: Sequence[int] = SEEDS
         (default sqrt(2)); the floor uses ``exploration``.
     first_checkpoint, per_decade : int
         Checkpoints: log-spaced from ``first_checkpoint`` to ``rounds``
-        (:func:`~mctslib.simultaneous.log_checkpoints`).
+        (:func:`~mctslib.experiments.simultaneous.log_checkpoints`).
     engine : {"numba", "python"}
         Both give the same numbers; the reference is about 100 times slower.
     callback : callable, optional
@@ -301,3 +453,4 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+

@@ -1,14 +1,17 @@
-"""One-node simultaneous learners in numba: the twin of :mod:`mctslib.simultaneous`.
+"""One-node simultaneous learners in numba: the twin of :mod:`mctslib.learners.simultaneous`.
 
 Decoupled UCB1 and regret matching with exploration, round for round as the
 readable players do it: the same xorshift64 stream (two uniforms per round,
 the row player's first), the same floating-point operations in the same
 order (sums left to right, no fused multiply-add), so a run gives identical
 statistics on both engines (simultaneous-moves chapter; the tests check it).
-Each player's statistics live in flat arrays; :class:`FastOneNodeMatch`
-copies them into the reference player objects whenever a run measures its
-distance, so strategies and distances are computed by the same Python code.
+Each player's statistics live in flat arrays, owned by
+:class:`mctslib.learners.simultaneous.FastOneNodeMatch`, which copies them into
+the reference player objects whenever a run measures its distance, so
+strategies and distances are computed by the same Python code. Kernels only:
+this module imports nothing from the readable learners.
 """
+
 
 from __future__ import annotations
 
@@ -17,8 +20,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..simultaneous import UCB1Player, rescaled_rewards
-from .tictactoe_uct import xorshift_next
+from .xorshift import xorshift_next
 
 _S11 = np.uint64(11)
 _TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0  # 2**-53
@@ -147,78 +149,3 @@ def ucb1_rounds(row_rewards, column_rewards, win_loss, rounds, rounds_before, c,
                                                   column_move, win_loss, rng)
         row_sums[row_move] += row_reward
         column_sums[column_move] += column_reward
-
-
-# --------------------------------------------------------------------------- the match
-
-
-def _parameters(player) -> tuple:
-    """A player's kind and parameters (the kernels give both players the same ones)."""
-    if isinstance(player, UCB1Player):
-        return ("ucb1", player.c)
-    return ("regret_matching", player.exploration)
-
-
-class FastOneNodeMatch:
-    """Two players' statistics in arrays, advanced by the numba kernels.
-
-    Parameters
-    ----------
-    game : MatrixGame
-    row_player, column_player : UCB1Player or RegretMatchingPlayer
-        Reference players whose parameters (and starting statistics) the
-        match takes; :meth:`players` writes the statistics back into them.
-    stream : XorShift64
-        The run's stream; its state continues in ``self.rng`` and is written
-        back by :meth:`players`.
-    win_loss : bool
-        Rounds end in a win or a loss (True) or pay the rescaled table (False).
-    """
-
-    def __init__(self, game, row_player, column_player, stream, win_loss):
-        if _parameters(row_player) != _parameters(column_player):
-            raise ValueError(
-                "row_player and column_player must be the same kind of learner with the same "
-                f"parameters, got {_parameters(row_player)} and {_parameters(column_player)}."
-            )
-        row_rewards, column_rewards = rescaled_rewards(game)
-        self.row_rewards = np.ascontiguousarray(row_rewards)
-        self.column_rewards = np.ascontiguousarray(column_rewards)
-        self.win_loss = bool(win_loss)
-        self.row_player, self.column_player, self.stream = row_player, column_player, stream
-        self.rng = np.array([stream.state], dtype=np.uint64)
-        self.row_counts = np.array(row_player.counts, dtype=np.int64)
-        self.column_counts = np.array(column_player.counts, dtype=np.int64)
-        if isinstance(row_player, UCB1Player):
-            self.row_values = np.array(row_player.reward_sums, dtype=np.float64)
-            self.column_values = np.array(column_player.reward_sums, dtype=np.float64)
-            self.rounds_played = row_player.rounds
-        else:
-            self.row_values = np.array(row_player.regrets, dtype=np.float64)
-            self.column_values = np.array(column_player.regrets, dtype=np.float64)
-
-    def play(self, rounds: int) -> None:
-        """Advance the match by ``rounds`` rounds."""
-        if isinstance(self.row_player, UCB1Player):
-            ucb1_rounds(self.row_rewards, self.column_rewards, self.win_loss, rounds,
-                        self.rounds_played, self.row_player.c, self.rng, self.row_counts,
-                        self.row_values, self.column_counts, self.column_values)
-            self.rounds_played += rounds
-        else:
-            regret_matching_rounds(self.row_rewards, self.column_rewards, self.win_loss, rounds,
-                                   self.row_player.exploration, self.rng, self.row_values,
-                                   self.column_values, self.row_counts, self.column_counts)
-
-    def players(self):
-        """The reference players, their statistics brought up to date from the arrays."""
-        for player, counts, values in ((self.row_player, self.row_counts, self.row_values),
-                                       (self.column_player, self.column_counts,
-                                        self.column_values)):
-            player.counts = counts.tolist()
-            if isinstance(player, UCB1Player):
-                player.reward_sums = values.tolist()
-                player.rounds = self.rounds_played
-            else:
-                player.regrets = values.tolist()
-        self.stream.state = int(self.rng[0])
-        return self.row_player, self.column_player

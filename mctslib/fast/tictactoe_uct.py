@@ -1,4 +1,4 @@
-"""The UCT tic-tac-toe harness in numba: the twin of :class:`mctslib.uct.UCTSearch`.
+"""The UCT tic-tac-toe harness in numba: the twin of :class:`mctslib.search.uct.UCTSearch`.
 
 Same board masks, same xorshift64 stream, same order of operations as the
 readable UCT with an :class:`~mctslib.xorshift.XorShift64`, so both print the

@@ -2,11 +2,11 @@
 
 The chapter "Ultimate Tic-Tac-Toe: tuning a real bot" measures what players
 who climbed CodinGame's leaderboard report changing; this module is the fast
-search those measurements run on, and :class:`mctslib.bots.UTTTBot` is its
+search those measurements run on, and :class:`mctslib.bots.uttt.UTTTBot` is its
 Python face (budgets, tree reuse, the answer).
 
 With every option off it is the twin of the readable
-:class:`mctslib.uct.UCTSearch` on :class:`~mctslib.games.uttt.UltimateTicTacToe`
+:class:`mctslib.search.uct.UCTSearch` on :class:`~mctslib.games.uttt.UltimateTicTacToe`
 with an :class:`~mctslib.xorshift.XorShift64`: the same selection (first
 unvisited child, else the first strictly highest UCB1 score, same floating-point
 order), the same expansion (all children at once, on a node's second visit or
@@ -145,7 +145,7 @@ def _select(node, c, solver_on, first_child, child_count, visits, wins, proven, 
 
     The first unvisited child, else the first strictly highest
     ``wins / visits + c * sqrt(ln(parent visits) / visits)`` (the readable
-    :class:`~mctslib.uct.UCB1Rule`, operation for operation, so the same
+    :class:`~mctslib.search.uct.UCB1Rule`, operation for operation, so the same
     numbers come out).
 
     Written for speed, with the same answer as the readable loop: selection
@@ -219,7 +219,7 @@ def _expand(node, s, count, capacity, rng, wins_on, scoring, move, first_child, 
         n = legal_moves(s, buf)
     if count + n > capacity:
         return count
-    for i in range(n - 1, 0, -1):  # Fisher-Yates, as mctslib.uct.shuffled
+    for i in range(n - 1, 0, -1):  # Fisher-Yates, as mctslib.search.uct.shuffled
         j = below(rng, i + 1)
         buf[i], buf[j] = buf[j], buf[i]
     first_child[node] = count

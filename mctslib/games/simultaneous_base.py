@@ -34,7 +34,7 @@ class SimultaneousState(ABC):
     """A state of a two-player zero-sum game with simultaneous moves.
 
     Subclasses implement the abstract members. The searches and the exact
-    solver (:mod:`mctslib.backward_induction`) use only these. A player's
+    solver (:mod:`mctslib.search.backward_induction`) use only these. A player's
     legal actions may depend on the state, never on what the other player
     is choosing at the same moment.
     """

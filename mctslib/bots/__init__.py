@@ -1,0 +1,1 @@
+"""Bots that play whole games: the Ultimate Tic-Tac-Toe bot, OpenSpiel's MCTS, a referee."""

@@ -1,0 +1,541 @@
+"""Bots for Ultimate Tic-Tac-Toe, described by a one-line SPEC (chapter "Ultimate Tic-Tac-Toe").
+
+The chapter "Ultimate Tic-Tac-Toe: tuning a real bot" measures, with games,
+each change that CodinGame players report: the exploration constant, the
+reward scale, playouts that take a win, a solver, tree reuse, the centre
+opening, and the time per move. A *SPEC* names a bot and those options, so an
+experiment, the arena and the command line all build bots the same way::
+
+    uct                                      # every option at its default
+    uct:c=0.5,scale=01,iters=2000,wins=on,solver=on,reuse=on,centre=on,capacity=1000000
+    uct:ms=100,first_ms=1000,c=0.5,solver=on
+    random                                   # a uniformly random legal move
+
+The syntax is ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE,...`` (spaces ignored,
+each key at most once). Keys of ``uct`` (``random`` takes none):
+
+==============  ===============================================  ============
+key             meaning                                          default
+==============  ===============================================  ============
+``c``           exploration constant of UCB1, a number >= 0      1.4142 (√2)
+``scale``       rewards ``01`` (1 / 0.5 / 0) or ``pm1`` (1/0/-1)  ``01``
+``iters``       iterations per move, a whole number >= 1         (time budget)
+``ms``          milliseconds per move after the first, > 0       100
+``first_ms``    milliseconds for the bot's first move, > 0       10 × ms
+``wins``        take an immediate win (playouts, tree), on/off   ``off``
+``solver``      MCTS-Solver, ``on`` or ``off``                   ``off``
+``reuse``       keep the subtree between moves, ``on``/``off``   ``off``
+``centre``      as X, open in the centre (row 4, col 4)          ``off``
+``capacity``    nodes in the pool, a whole number >= 2           2000000
+==============  ===============================================  ============
+
+Give ``iters`` (reproducible: the book's experiments) or ``ms``/``first_ms``
+(CodinGame's 1,000 ms first turn and 100 ms after), not both; with neither the
+budget is the time one. Every mistake is a ValueError whose sentence lists the
+allowed keys and values. :func:`parse_spec` turns the text into a
+:class:`BotSpec`, a frozen dataclass that pickles, so it is the factory
+:func:`mctslib.play.arena.play_match` calls in its worker processes:
+``spec(seed=generator)`` builds a fresh player.
+
+The bot itself, :class:`UTTTBot`, keeps the numba search
+(:mod:`mctslib.fast.uttt_uct`) and answers the robust child (most visits),
+or a proven win at once; with the solver it never plays a proven loss while
+another move exists.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .._checks import check_int, check_real
+from ..fast import uttt as engine
+from ..fast import uttt_uct as fast_uct
+from ..games.uttt import UltimateTicTacToe, from_board_cell
+from ..play.arena import RandomPlayer
+from ..rng import make_rng
+from ..xorshift import XorShift64
+
+__all__ = ["CENTRE", "SPEC_HELP", "SPEC_SYNTAX", "BotSpec", "SearchInfo", "UTTTBot",
+           "opponent_reply", "parse_spec", "random_openings", "warm_up"]
+
+#: The centre cell of the centre board, row 4, col 4: the opening most strong bots play as X.
+CENTRE = 40
+DEFAULT_MS = 100.0
+FIRST_MOVE_FACTOR = 10  # CodinGame: 1,000 ms for the first turn, 100 ms after
+_ON_OFF = {"on": True, "off": False}
+_KINDS = ("uct", "random")
+
+#: The SPEC syntax as the command line's --help prints it.
+SPEC_SYNTAX = """\
+SPEC syntax: NAME or NAME:KEY=VALUE,KEY=VALUE,... (spaces ignored, each key once).
+NAME is 'uct' (the numba MCTS bot) or 'random' (a uniformly random legal move, no keys).
+Keys of uct:
+  c=NUMBER          exploration constant of UCB1, >= 0 (default 1.4142, sqrt 2)
+  scale=01|pm1      rewards 1/0.5/0 or 1/0/-1 for win/draw/loss (default 01)
+  iters=N           iterations per move, a whole number >= 1 (reproducible)
+  ms=NUMBER         milliseconds per move after the bot's first, > 0 (default 100)
+  first_ms=NUMBER   milliseconds for the bot's first move, > 0 (default 10 x ms)
+  wins=on|off       take an immediate game win, in playouts and in the tree (default off)
+  solver=on|off     MCTS-Solver: prove wins and losses, never play a proven loss
+                    while another move exists (default off)
+  reuse=on|off      keep the subtree between moves (default off)
+  centre=on|off     as X, open in the centre of the centre board, row 4 col 4
+                    (default off)
+  capacity=N        nodes in the pool, a whole number >= 2 (default 2000000)
+Give iters or ms/first_ms, not both; with neither, ms=100 and first_ms=1000.
+Examples: uct:c=0.5,iters=2000,wins=on,solver=on,reuse=on,centre=on
+          uct:ms=100,first_ms=1000,c=0.5,solver=on
+          random"""
+
+#: The sentence every SPEC error ends with.
+SPEC_HELP = (
+    "Allowed: NAME uct or random, then for uct ':KEY=VALUE,...' with keys "
+    "c (a number >= 0), scale (01 or pm1), iters (a whole number >= 1), "
+    "ms and first_ms (numbers > 0; not with iters), wins, solver, reuse and centre "
+    "(on or off), capacity (a whole number >= 2)."
+)
+
+
+# ------------------------------------------------------------------------ SPEC
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot and its options; call it with ``seed=...`` to build a fresh player.
+
+    Build one with :func:`parse_spec` (``BotSpec.parse``) or directly; the
+    fields are checked either way. ``str(spec)`` gives the full SPEC back
+    (every option spelled out), which :func:`parse_spec` reads to an equal spec.
+
+    Attributes
+    ----------
+    kind : {"uct", "random"}
+    c : float
+        UCB1's exploration constant (>= 0).
+    scale : {"01", "pm1"}
+        Rewards 1 / 0.5 / 0 or 1 / 0 / -1 for win / draw / loss.
+    iterations : int or None
+        Iterations per move; None means a time budget.
+    ms, first_ms : float or None
+        Milliseconds per move after the first, and for the first; None with
+        ``iterations``. Default 100 and 10 × ``ms``.
+    wins, solver, reuse, centre : bool
+        Win-taking (an immediate win is taken in playouts and is the only child
+        of its position in the tree), MCTS-Solver, tree reuse, centre opening as X.
+    capacity : int
+        Nodes in the pool (>= 2).
+    """
+
+    kind: str = "uct"
+    c: float = math.sqrt(2.0)
+    scale: str = "01"
+    iterations: int | None = None
+    ms: float | None = None
+    first_ms: float | None = None
+    wins: bool = False
+    solver: bool = False
+    reuse: bool = False
+    centre: bool = False
+    capacity: int = 2_000_000
+
+    def __post_init__(self):
+        if self.kind not in _KINDS:
+            raise ValueError(f"the bot name must be one of {_KINDS}, got {self.kind!r}. "
+                             + SPEC_HELP)
+        self._set("c", check_real("c (the exploration constant)", self.c, 0.0))
+        if self.scale not in ("01", "pm1"):
+            raise ValueError(f"scale must be 01 (rewards 1/0.5/0) or pm1 (1/0/-1), "
+                             f"got {self.scale!r}.")
+        for name in ("wins", "solver", "reuse", "centre"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False (on or off in a SPEC), "
+                                 f"got {getattr(self, name)!r}.")
+            self._set(name, bool(getattr(self, name)))
+        self._set("capacity", check_int("capacity (nodes in the pool)", self.capacity, 2))
+        self._check_budget()
+
+    def _set(self, name, value):
+        object.__setattr__(self, name, value)  # frozen: normalise in place once, here
+
+    def _check_budget(self):
+        if self.iterations is not None:
+            if self.ms is not None or self.first_ms is not None:
+                raise ValueError("give a budget in iterations (iters) or in milliseconds "
+                                 "(ms, first_ms), not both.")
+            self._set("iterations", check_int("iters (iterations per move)", self.iterations, 1))
+            return
+        for name in ("ms", "first_ms"):
+            if getattr(self, name) is not None:
+                self._set(name, _positive_milliseconds(name, getattr(self, name)))
+        if self.ms is None:
+            self._set("ms", DEFAULT_MS)
+        if self.first_ms is None:
+            self._set("first_ms", FIRST_MOVE_FACTOR * self.ms)
+
+    @staticmethod
+    def parse(text: str) -> BotSpec:
+        """Same as :func:`parse_spec`."""
+        return parse_spec(text)
+
+    def __call__(self, seed=None):
+        """A fresh player seeded by ``seed`` (what the arena calls, once per game)."""
+        if self.kind == "random":
+            return RandomPlayer(seed)
+        return UTTTBot(self, seed)
+
+    def __str__(self) -> str:
+        if self.kind == "random":
+            return "random"
+        budget = (f"iters={self.iterations}" if self.iterations is not None
+                  else f"ms={self.ms:g},first_ms={self.first_ms:g}")
+        flags = ",".join(f"{name}={'on' if getattr(self, name) else 'off'}"
+                         for name in ("wins", "solver", "reuse", "centre"))
+        return (f"uct:c={self.c!r},scale={self.scale},{budget},{flags},"
+                f"capacity={self.capacity}")
+
+    def as_dict(self) -> dict:
+        """Every field that matters, for saving with a match's results."""
+        return {"kind": "random"} if self.kind == "random" else asdict(self)
+
+
+def _positive_milliseconds(name: str, value) -> float:
+    message = f"{name} (milliseconds) must be a finite number > 0, got {value!r}."
+    try:
+        number = check_real(name, value)
+    except ValueError:
+        raise ValueError(message) from None
+    if number <= 0.0:
+        raise ValueError(message)
+    return number
+
+
+_KEYS = {"c": "c", "scale": "scale", "iters": "iterations", "ms": "ms", "first_ms": "first_ms",
+         "wins": "wins", "solver": "solver", "reuse": "reuse", "centre": "centre",
+         "capacity": "capacity"}
+
+
+def parse_spec(text: str) -> BotSpec:
+    """Read a SPEC such as ``uct:c=0.5,iters=2000,solver=on`` (see the module docstring).
+
+    Raises ValueError with a sentence naming what was wrong and listing the
+    allowed keys and values.
+    """
+    if isinstance(text, BotSpec):
+        return text
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"a bot SPEC must be a non-empty string, got {text!r}. " + SPEC_HELP)
+    name, _, options = text.replace(" ", "").partition(":")
+    if name not in _KINDS:
+        raise ValueError(f"unknown bot {name!r} in SPEC {text!r}. " + SPEC_HELP)
+    values: dict = {}
+    for item in filter(None, options.split(",")):
+        key, equals, value = item.partition("=")
+        if name == "random":
+            raise ValueError(f"the random bot takes no options, got {item!r} in SPEC {text!r}.")
+        if key not in _KEYS or not equals:
+            raise ValueError(f"unknown option {item!r} in SPEC {text!r}. " + SPEC_HELP)
+        field_name = _KEYS[key]
+        if field_name in values:
+            raise ValueError(f"option {key!r} appears twice in SPEC {text!r}; give it once.")
+        values[field_name] = _parse_value(key, value, text)
+    try:
+        return BotSpec(name, **values)
+    except ValueError as error:
+        raise ValueError(f"bad SPEC {text!r}: {error}") from None
+
+
+def _parse_value(key: str, value: str, text: str):
+    if key in ("wins", "solver", "reuse", "centre"):
+        if value not in _ON_OFF:
+            raise ValueError(f"{key} must be on or off, got {value!r} in SPEC {text!r}.")
+        return _ON_OFF[value]
+    if key == "scale":
+        return value  # BotSpec checks it
+    try:
+        return int(value) if key in ("iters", "capacity") else float(value)
+    except ValueError:
+        kind = "a whole number" if key in ("iters", "capacity") else "a number"
+        raise ValueError(f"{key} must be {kind}, got {value!r} in SPEC {text!r}. "
+                         + SPEC_HELP) from None
+
+
+# ------------------------------------------------------------------------ the bot
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """What the last :meth:`UTTTBot.choose` did (for logs, benchmarks and the chapter).
+
+    ``verdict`` is the solver's verdict on the root for the player to move:
+    ``"win"``, ``"loss"`` or None (unproven, or the solver is off).
+    ``reused_nodes`` is how many nodes the kept subtree brought along (0 for a
+    fresh tree); ``how`` says where the move came from: ``"search"``,
+    ``"centre"`` or ``"proven win"``.
+    """
+
+    move: int
+    iterations: int
+    seconds: float
+    nodes: int
+    reused_nodes: int
+    root_visits: int
+    verdict: str | None
+    how: str
+
+
+class UTTTBot:
+    """Monte Carlo Tree Search for Ultimate Tic-Tac-Toe at native speed, with options.
+
+    Parameters
+    ----------
+    spec : BotSpec or str, optional
+        The options (a SPEC string is parsed); ``uct`` defaults if omitted.
+    seed : int, SeedSequence, Generator, XorShift64 or None
+        An int, SeedSequence, Generator or None goes through
+        :func:`mctslib.rng.make_rng` and seeds the search's xorshift64 with
+        ``int(generator.integers(2**63))``; an :class:`~mctslib.xorshift.XorShift64`
+        gives its current state as is (the object itself is not advanced), so
+        that a test can run the same stream as :class:`mctslib.search.uct.UCTSearch`.
+
+    Notes
+    -----
+    ``choose(state)`` needs an :class:`~mctslib.games.uttt.UltimateTicTacToe`
+    position; the scoring it uses is the state's. The node pool is allocated
+    here, once. With ``reuse`` on, the bot remembers the position it searched
+    and its answer; when the next position is that answer followed by one
+    opponent move, the subtree under that pair becomes the new root. In any
+    other case (a new game, a position it never saw) it starts a fresh tree.
+    The bot's *first move* (its first call to ``choose``) gets ``first_ms``.
+    """
+
+    def __init__(self, spec: BotSpec | str | None = None, seed=None):
+        spec = BotSpec() if spec is None else parse_spec(spec)
+        if spec.kind != "uct":
+            raise ValueError(f"UTTTBot runs the uct bot; for {spec.kind!r} call the spec itself.")
+        self.spec = spec
+        self.rng = _xorshift_state(seed)
+        self.pool = fast_uct.NodePool(spec.capacity)
+        self._scratch = np.zeros(engine.STATE_SIZE, dtype=np.int64)
+        self._path = np.zeros(fast_uct.MAX_PATH, dtype=np.int64)
+        self._buf = np.zeros(81, dtype=np.int64)
+        self._scores = np.zeros(fast_uct.SCORES_SIZE, dtype=np.float64)
+        self._root: UltimateTicTacToe | None = None  # the position at the root of the pool
+        self._answer: int | None = None
+        self.moves_chosen = 0
+        self.last: SearchInfo | None = None
+        warm_up()  # load the compiled search now, outside any move's clock
+
+    # --- the player protocol -------------------------------------------------
+
+    def choose(self, state: UltimateTicTacToe, clock_start: float | None = None) -> int:
+        """The bot's move in ``state`` (an int ``9 * row + col``).
+
+        ``clock_start`` is the ``time.perf_counter()`` reading from which a
+        time budget counts (default: now); the CodinGame loop passes the moment
+        the turn's input arrived, so that reading it counts too.
+        """
+        start = time.perf_counter() if clock_start is None else clock_start
+        _check_position(state)
+        if self.spec.centre and state == UltimateTicTacToe(scoring=state.scoring):
+            return self._finish(CENTRE, start, 0, 0, "centre", state=None)
+        reused = self._prepare_tree(state) if self.spec.reuse else 0
+        if not reused:
+            self.pool.reset()
+        if self.pool.child_count[0] == 0:  # the first iteration must fit the root's children
+            self._check_capacity(state)
+        iterations = self._search(engine.to_array(state), engine.scoring_code(state.scoring),
+                                  start)
+        move, how = self._best_move()
+        return self._finish(move, start, iterations, reused, how, state=state)
+
+    # --- inspection ------------------------------------------------------------
+
+    def root_stats(self) -> list[tuple[int, int, float, int]]:
+        """``(move, visits, mean reward, proven)`` of each root child of the last search.
+
+        Tree order; the mean is in the bot's reward scale, for the player to
+        move at the root; ``proven`` is 1 (a proven win), -1 (a proven loss) or 0.
+        """
+        pool = self.pool
+        return [(int(pool.move[i]), int(pool.visits[i]),
+                 float(pool.wins[i] / pool.visits[i]) if pool.visits[i] else math.nan,
+                 int(pool.proven[i])) for i in pool.children(0)]
+
+    # --- steps of choose ---------------------------------------------------------
+
+    def _search(self, root_state: np.ndarray, scoring: int, start: float) -> int:
+        spec = self.spec
+        if spec.iterations is not None:
+            return self._run(root_state, scoring, spec.iterations)
+        budget_ms = spec.first_ms if self.moves_chosen == 0 else spec.ms
+        return self._run_until(root_state, scoring, start + budget_ms / 1000.0)
+
+    def _run(self, root_state, scoring, iterations: int) -> int:
+        spec = self.spec
+        return int(fast_uct.search(root_state, iterations, spec.c, spec.scale == "pm1",
+                                   spec.wins, spec.solver, scoring, self.rng, self.pool.used,
+                                   *self.pool.arrays(), self._scratch, self._path, self._buf,
+                                   self._scores))
+
+    def _run_until(self, root_state, scoring, deadline: float) -> int:
+        """Chunks of iterations until the deadline (there is no clock inside compiled code).
+
+        Each chunk is sized from the measured rate to take about 1 ms, or
+        the time left if less, so on a machine that is not busy the search
+        ends within about a millisecond after the deadline. The first chunk
+        is small because the rate is not known yet. At least one chunk runs,
+        so there is always an answer.
+        """
+        done, chunk = 0, 64
+        while True:
+            before = time.perf_counter()
+            ran = self._run(root_state, scoring, chunk)
+            now = time.perf_counter()
+            done += ran
+            left = deadline - now
+            if ran < chunk or left <= 0.0:  # the solver proved the root, or time is up
+                return done
+            rate = ran / max(now - before, 1e-6)
+            chunk = max(16, int(rate * min(left, 0.001)))
+
+    def _best_move(self) -> tuple[int, str]:
+        """The proven win if there is one, else the robust child among moves not proven lost."""
+        pool = self.pool
+        children = np.arange(pool.first_child[0], pool.first_child[0] + pool.child_count[0])
+        proven = pool.proven[children]
+        if self.spec.solver and (proven == fast_uct.WIN).any():
+            return int(pool.move[children[np.argmax(proven == fast_uct.WIN)]]), "proven win"
+        visits = pool.visits[children].astype(np.int64)
+        if self.spec.solver and not (proven == fast_uct.LOSS).all():
+            visits[proven == fast_uct.LOSS] = -1  # never a proven loss while another move exists
+        return int(pool.move[children[np.argmax(visits)]]), "search"  # argmax: first on ties
+
+    def _finish(self, move, start, iterations, reused, how, state) -> int:
+        verdict = None
+        if state is not None and self.spec.solver:
+            verdict = {fast_uct.LOSS: "win", fast_uct.WIN: "loss"}.get(int(self.pool.proven[0]))
+        self.last = SearchInfo(move, iterations, time.perf_counter() - start,
+                               self.pool.count if state is not None else 0, reused,
+                               int(self.pool.visits[0]) if state is not None else 0, verdict, how)
+        self._root, self._answer = state, move
+        self.moves_chosen += 1
+        return move
+
+    def _check_capacity(self, state: UltimateTicTacToe) -> None:
+        needed = 1 + len(state.legal_moves())
+        if needed > self.pool.capacity:
+            raise ValueError(f"capacity {self.pool.capacity} cannot hold the root and its "
+                             f"{needed - 1} children: capacity must be at least {needed} here "
+                             f"(82 for any position).")
+
+    def _prepare_tree(self, state: UltimateTicTacToe) -> int:
+        """Re-root the pool at ``state`` if the kept tree has it; return the nodes kept (0: none)."""
+        if self._root is None or self._root.scoring != state.scoring:
+            return 0
+        if state == self._root:
+            return self.pool.count  # asked again: keep growing the same tree
+        after_ours = self._root.play(self._answer)
+        reply = opponent_reply(after_ours, state)
+        if reply is None:
+            return 0
+        pool = self.pool
+        ours = fast_uct.find_child(0, self._answer, pool.first_child, pool.child_count, pool.move)
+        if ours < 0:
+            return 0
+        node = fast_uct.find_child(ours, reply, pool.first_child, pool.child_count, pool.move)
+        if node < 0:
+            return 0
+        return int(fast_uct.reroot(node, pool.used, *pool.arrays(), pool.new_index))
+
+
+def opponent_reply(before: UltimateTicTacToe, after: UltimateTicTacToe) -> int | None:
+    """The one move that turns ``before`` into ``after``, or None if there is no such move."""
+    mover = before.player_to_move
+    old, new = (before.x, before.o), (after.x, after.o)
+    if old[1 - mover] != new[1 - mover] or before.scoring != after.scoring:
+        return None
+    added = [(board, new[mover][board] & ~old[mover][board]) for board in range(9)]
+    added = [(board, bits) for board, bits in added if bits]
+    if len(added) != 1 or added[0][1].bit_count() != 1:
+        return None
+    board, bits = added[0]
+    move = from_board_cell(board, bits.bit_length() - 1)
+    try:
+        return move if before.play(move) == after else None
+    except ValueError:
+        return None
+
+
+def _check_position(state) -> None:
+    if not isinstance(state, UltimateTicTacToe):
+        raise ValueError(f"the UTTT bot plays UltimateTicTacToe positions, got "
+                         f"{type(state).__name__}.")
+    if state.is_terminal():
+        raise ValueError("cannot search a finished game: there is no move to choose.")
+
+
+def _xorshift_state(seed) -> np.ndarray:
+    if isinstance(seed, XorShift64):
+        return np.array([seed.state], dtype=np.uint64)
+    return engine.new_rng(int(make_rng(seed).integers(2**63)))
+
+
+_warmed_up = False
+
+
+def warm_up() -> None:
+    """Load (or compile) every compiled function the bot calls, once per process.
+
+    numba compiles on first call, or loads from its on-disk cache (about a
+    second); doing it here keeps that out of the first move's clock. A
+    private pool and generator are used, so no bot's random stream moves.
+    """
+    global _warmed_up
+    if _warmed_up:
+        return
+    pool = fast_uct.NodePool(400)
+    state = engine.to_array(UltimateTicTacToe().play(CENTRE))
+    args = (np.zeros(engine.STATE_SIZE, dtype=np.int64), np.zeros(fast_uct.MAX_PATH, np.int64),
+            np.zeros(81, dtype=np.int64), np.zeros(fast_uct.SCORES_SIZE, dtype=np.float64))
+    for wins in (False, True):
+        fast_uct.search(state, 50, 1.0, wins, wins, wins, 0, engine.new_rng(1), pool.used,
+                        *pool.arrays(), *args)
+    child = fast_uct.find_child(0, int(pool.move[1]), pool.first_child, pool.child_count,
+                                pool.move)
+    fast_uct.reroot(child, pool.used, *pool.arrays(), pool.new_index)
+    _warmed_up = True
+
+
+# ------------------------------------------------------------------------ openings
+
+
+def random_openings(count: int, plies: int = 2, seed=None,
+                    scoring: str = "codingame") -> list[UltimateTicTacToe]:
+    """``count`` distinct positions reached by ``plies`` uniformly random moves from the empty board.
+
+    A match from several openings (each played twice, sides swapped, by
+    :func:`mctslib.play.arena.play_match`) tests two bots on more than one game
+    tree. ``seed`` goes through :func:`mctslib.rng.make_rng`. Raises
+    ValueError if there are fewer distinct openings than asked.
+    """
+    count = check_int("count (openings)", count, 1)
+    plies = check_int("plies (random moves per opening)", plies, 1)
+    rng, openings, seen = make_rng(seed), [], set()
+    for _ in range(100 * count):
+        state = UltimateTicTacToe(scoring=scoring)
+        for _ in range(plies):
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state = state.play(moves[int(rng.integers(len(moves)))])
+        if not state.is_terminal() and state not in seen:
+            seen.add(state)
+            openings.append(state)
+            if len(openings) == count:
+                return openings
+    raise ValueError(f"found only {len(openings)} distinct openings of {plies} plies in "
+                     f"{100 * count} tries; ask for fewer (count) or use more plies.")

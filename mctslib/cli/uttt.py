@@ -1,0 +1,382 @@
+"""Ultimate Tic-Tac-Toe on the command line: bot-vs-bot matches and a CodinGame player.
+
+    python -m mctslib match uttt --a SPEC --b SPEC [--games N] [--jobs J]
+                                 [--scoring codingame|openspiel] [--seed S]
+                                 [--openings K] [--opening-plies P] [--out results.json]
+    python -m mctslib codingame uttt [SPEC] [--scoring codingame|openspiel] [--seed S] [--quiet]
+
+The chapter "Ultimate Tic-Tac-Toe: tuning a real bot" decides every change to
+its bot with games; ``match`` plays them in parallel and reports the score
+with its 95% interval. ``codingame`` runs the bot under CodinGame's referee
+protocol, so a reader can pit it against other programs. A SPEC names a bot
+and its options (:mod:`mctslib.bots.uttt`). :func:`add_match_command` and
+:func:`add_codingame_command` add the two subcommands to ``python -m mctslib``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import select
+import sys
+import threading
+import time
+
+import numpy as np
+
+from ..bots.uttt import SPEC_SYNTAX, parse_spec, random_openings
+from ..games.uttt import SCORINGS, UltimateTicTacToe, format_codingame_move, parse_codingame_move
+from .argtypes import bot_spec, whole_number
+
+__all__ = ["CODINGAME_SPEC", "add_codingame_command", "add_match_command",
+           "run_codingame", "run_match"]
+
+#: The CodinGame player's default: the options the chapter found to help, with a time
+#: budget that leaves a safety margin under CodinGame's 1,000 ms / 100 ms (measured in
+#: benchmarks/codingame_turns.py: the answer arrives a few ms after the budget runs out).
+CODINGAME_SPEC = "uct:c=0.5,wins=on,solver=on,reuse=on,centre=on,ms=80,first_ms=900"
+#: Width of the interval the games-needed hint talks about (plus or minus 0.05).
+HINT_WIDTH = 0.10
+#: The openings draw from a stream of their own: play_match spawns streams 0, 1, 2, ...
+#: from the match seed, so the openings use a spawn key no match reaches.
+OPENINGS_STREAM = 2**32 - 1
+
+
+# ------------------------------------------------------------------ argument types
+
+
+def _default_jobs() -> int:
+    from ..play.arena import default_jobs
+
+    return default_jobs()
+
+
+# -------------------------------------------------------------------------- match
+
+MATCH_DESCRIPTION = f"""\
+Play GAMES games of Ultimate Tic-Tac-Toe between bot A and bot B, A moving
+first in the even-numbered games, in parallel worker processes. Prints A's
+wins, draws and losses, its score (win 1, draw 0.5) with a 95% Wilson
+interval, how many games a 95% interval of width {HINT_WIDTH:g} (plus or minus
+{HINT_WIDTH / 2:g}) would need at that score, and each side's measured seconds
+per move. With --openings K the games start from K random positions (each
+played twice, sides swapped) instead of the empty board. Iteration budgets
+give the same result for the same seed on every machine; time budgets depend
+on the machine and its load.
+
+{SPEC_SYNTAX}"""
+
+
+def add_match_command(subparsers) -> argparse.ArgumentParser:
+    """Add ``match uttt`` to an argparse subparsers object; returns its parser.
+
+    The parsed namespace's ``handler`` is :func:`run_match` (call ``args.handler(args)``).
+    """
+    parser = subparsers.add_parser(
+        "match", help="play games between two bots and report the score with its interval",
+        description=MATCH_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", choices=["uttt"], help="the game (only uttt)")
+    parser.add_argument("--a", required=True, type=bot_spec, metavar="SPEC",
+                        help="bot A, e.g. 'uct:c=0.5,iters=2000,solver=on' (its score is reported)")
+    parser.add_argument("--b", required=True, type=bot_spec, metavar="SPEC",
+                        help="bot B, e.g. 'uct:iters=2000' or 'random'")
+    parser.add_argument("--games", type=whole_number(1), default=100,
+                        help="number of games, best even (default 100)")
+    parser.add_argument("--jobs", type=whole_number(1), default=None,
+                        help="worker processes (default: every core this process may use)")
+    parser.add_argument("--scoring", choices=SCORINGS, default="codingame",
+                        help="how a game that closes every board without a line ends: "
+                             "codingame = more boards won wins (default), openspiel = draw")
+    parser.add_argument("--seed", type=whole_number(0), default=0,
+                        help="match seed: the bots' and openings' random streams (default 0)")
+    parser.add_argument("--openings", type=whole_number(0), default=0,
+                        help="start from this many random openings (default 0: the empty board)")
+    parser.add_argument("--opening-plies", type=whole_number(1), default=2,
+                        help="random moves in each opening (default 2)")
+    parser.add_argument("--out", metavar="PATH",
+                        help="save the result and every parameter to this JSON file")
+    parser.set_defaults(handler=run_match)
+    return parser
+
+
+def run_match(args, out=None) -> int:
+    """Run a parsed ``match uttt`` command and print its report; returns the exit code 0."""
+    from ..play.arena import play_match
+    from ..play.stats import games_for_width
+
+    out = out or sys.stdout
+    jobs = args.jobs or _default_jobs()
+    start = _match_start(args)
+    result = play_match(args.a, args.b, start, args.games, seed=args.seed, jobs=jobs,
+                        description="uttt games")
+    low, high = result.interval
+    first = sum(record.a_moved_first for record in result.records)
+    seconds_a, seconds_b = result.seconds_per_move()
+    where = ("the empty board" if not args.openings
+             else f"{args.openings} random openings of {args.opening_plies} plies")
+    lines = [
+        (f"Ultimate Tic-Tac-Toe, {args.scoring} scoring, seed {args.seed}, from {where}, "
+         f"{jobs} worker process{'es' if jobs > 1 else ''}"),
+        f"A: {args.a}",
+        f"B: {args.b}",
+        (f"{result.games} games (A moved first in {first}): A won {result.wins}, "
+         f"drew {result.draws}, lost {result.losses}"),
+        (f"score of A: {result.score:.3f}, 95% Wilson interval [{low:.3f}, {high:.3f}] "
+         f"(width {high - low:.3f})"),
+        _games_hint(games_for_width, low, high),
+        f"seconds per move: A {seconds_a:.4f}, B {seconds_b:.4f}",
+    ]
+    if args.out:
+        result.save(args.out, game="uttt", a=str(args.a), b=str(args.b),
+                    a_options=args.a.as_dict(), b_options=args.b.as_dict(), games=args.games,
+                    jobs=jobs, scoring=args.scoring, seed=args.seed, openings=args.openings,
+                    opening_plies=args.opening_plies)
+        lines.append(f"saved to {args.out}")
+    print("\n".join(lines), file=out)
+    return 0
+
+
+def _games_hint(games_for_width, low: float, high: float) -> str:
+    # The score's spread is largest at 0.5; taking the interval's point nearest 0.5
+    # keeps the estimate honest when the observed score sits at 0 or 1.
+    score = min(max(0.5, low), high)
+    return (f"a 95% interval of width {HINT_WIDTH:g} needs about "
+            f"{games_for_width(HINT_WIDTH, score)} games at a score of {score:.3f} "
+            "(the point of this interval nearest 0.5)")
+
+
+def _match_start(args):
+    if not args.openings:
+        return UltimateTicTacToe(scoring=args.scoring)
+    stream = np.random.SeedSequence(args.seed, spawn_key=(OPENINGS_STREAM,))
+    try:
+        return random_openings(args.openings, args.opening_plies, stream, args.scoring)
+    except ValueError as error:
+        raise SystemExit(f"match: {error}") from None
+
+
+# --------------------------------------------------------------------- codingame
+
+CODINGAME_DESCRIPTION = f"""\
+Run the bot as a CodinGame player for Ultimate Tic-Tac-Toe. Each turn it reads
+from standard input the opponent's last move 'row col' ('-1 -1' on the first
+turn if it plays first), then the number of valid actions, then one 'row col'
+line per valid action; it prints exactly one line 'row col' to standard output,
+and loops until its input closes. Everything else (a line per turn with the
+time and iterations, warnings) goes to standard error.
+
+The bot keeps its tree between turns. CodinGame allows 1,000 ms for the first
+turn and 100 ms after, counted from when the input is sent; the default SPEC
+stops searching at 900 and 80 ms, counted from the moment the turn's first
+line arrived (a first turn that was already waiting when the program started
+reading counts from the process start, the worst case), and answers a few ms
+later. Loading takes 0.5 to 1 s (numba's start-up and its cache of compiled
+code; the first run ever compiles for some seconds, so run the command once
+before timing it). A line "ready ..." on standard error says when it has
+loaded.
+
+Default SPEC: {CODINGAME_SPEC}
+
+{SPEC_SYNTAX}"""
+
+
+def add_codingame_command(subparsers) -> argparse.ArgumentParser:
+    """Add ``codingame uttt [SPEC]`` to an argparse subparsers object; returns its parser.
+
+    The parsed namespace's ``handler`` is :func:`run_codingame`.
+    """
+    parser = subparsers.add_parser(
+        "codingame", help="play as a CodinGame bot on standard input and output",
+        description=CODINGAME_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", choices=["uttt"], help="the game (only uttt)")
+    parser.add_argument("spec", nargs="?", type=bot_spec, default=parse_spec(CODINGAME_SPEC),
+                        metavar="SPEC", help="the bot (default: the CodinGame SPEC above)")
+    parser.add_argument("--scoring", choices=SCORINGS, default="codingame",
+                        help="scoring the bot plays for (default codingame, as the referee)")
+    parser.add_argument("--seed", type=whole_number(0), default=0, help="the bot's seed (default 0)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no per-turn line on standard error")
+    parser.set_defaults(handler=run_codingame)
+    return parser
+
+
+class ProtocolError(Exception):
+    """The referee's input broke the protocol (the message says how)."""
+
+
+class TimedLines:
+    """Lines of a stream read by a background thread, each with the time it arrived.
+
+    The thread starts before the bot loads (about a second), so a first turn
+    sent meanwhile is timed from its arrival, not from when the bot got to
+    read it. Input that was already waiting when the thread started is
+    dated to the process start: when it was sent is unknown, so assume the
+    worst.
+    """
+
+    def __init__(self, stream, process_start: float):
+        self._lines: queue.Queue = queue.Queue()
+        self._stream = stream
+        self._waiting = _input_waiting(stream)
+        self._process_start = process_start
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        first = True
+        for line in iter(self._stream.readline, ""):
+            arrived = self._process_start if first and self._waiting else time.perf_counter()
+            self._lines.put((arrived, line))
+            first = False
+        self._lines.put((time.perf_counter(), None))
+
+    def next(self) -> tuple[float, str | None]:
+        """``(arrival time, line)``; the line is None once the input has closed."""
+        return self._lines.get()
+
+
+def _input_waiting(stream) -> bool:
+    try:
+        ready, _, _ = select.select([stream], [], [], 0)
+    except (TypeError, ValueError, OSError, AttributeError):  # not a file descriptor
+        return False
+    return bool(ready)
+
+
+def _process_start() -> float:
+    """The process's start on the ``time.perf_counter`` clock (10 ms steps; Linux).
+
+    Elsewhere, or if /proc cannot be read, the moment of the call.
+    """
+    now = time.perf_counter()
+    try:
+        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
+            started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+            up = float(uptime.read().split()[0])
+        age = up - started_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - max(0.0, age)
+
+
+def _skip_numba_blas_probe() -> bool:
+    """Save about 0.3 s of start-up: numba's first compiled call imports scipy.linalg.
+
+    numba imports SciPy's BLAS when it first compiles or loads code, to decide
+    whether ``np.dot`` in compiled code may call it. The bot does no linear
+    algebra, and the CodinGame player is a process of its own, so it hides
+    ``scipy.linalg`` until numba has looked (numba then falls back to its own
+    loops for ``np.dot`` in this process). Nothing happens if numba has
+    already started up or SciPy is already loaded. Returns whether it hid it.
+    """
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return False
+    sys.modules["scipy.linalg"] = None  # "import scipy.linalg" now raises ImportError
+    return True
+
+
+def run_codingame(args, stdin=None, stdout=None, stderr=None) -> int:
+    """Play a parsed ``codingame uttt`` command on the given streams (default: the process's).
+
+    Returns 0 when the input closes, 1 after a protocol error (explained on
+    standard error).
+    """
+    stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    process_start = _process_start()
+    lines = TimedLines(stdin, process_start)
+    hidden = _skip_numba_blas_probe()
+    bot = args.spec(seed=args.seed)  # builds the node pool and loads the compiled search
+    if hidden:
+        del sys.modules["scipy.linalg"]  # later imports of SciPy work as usual
+    log = (lambda text: None) if args.quiet else (lambda text: print(text, file=stderr, flush=True))
+    log(f"ready {1000 * (time.perf_counter() - process_start):.0f} ms after the process "
+        f"started; bot {args.spec}")
+    try:
+        _play_turns(bot, lines, args.scoring, stdout, stderr, log)
+    except ProtocolError as error:
+        print(f"codingame: {error}", file=stderr, flush=True)
+        return 1
+    return 0
+
+
+def _play_turns(bot, lines: TimedLines, scoring: str, stdout, stderr, log) -> None:
+    state = UltimateTicTacToe(scoring=scoring)
+    turn = 0
+    while True:
+        arrived, line = lines.next()
+        if line is None:
+            return
+        turn += 1
+        opponent = _read_move(line, "the opponent's move")
+        actions = _read_actions(lines)
+        state = _apply_opponent(state, opponent, turn)
+        legal = set(state.legal_moves())
+        if set(actions) != legal:
+            print(f"turn {turn}: the referee's {len(actions)} valid actions differ from the "
+                  f"{len(legal)} legal moves of the position the bot followed", file=stderr)
+        move, how = _choose(bot, state, arrived)
+        if actions and move not in actions:
+            print(f"turn {turn}: {format_codingame_move(move)} is not among the valid actions; "
+                  f"playing {format_codingame_move(actions[0])}", file=stderr)
+            move = actions[0]
+        print(format_codingame_move(move), file=stdout, flush=True)
+        answered = time.perf_counter()
+        state = state.play(move)
+        log(f"turn {turn}: {format_codingame_move(move)} after "
+            f"{1000 * (answered - arrived):.1f} ms ({how})")
+
+
+def _choose(bot, state: UltimateTicTacToe, arrived: float) -> tuple[int, str]:
+    """The bot's move, and a few words on how it was found for the log."""
+    if not hasattr(bot, "last"):  # the random player: no search, no clock
+        return bot.choose(state), "random"
+    move = bot.choose(state, clock_start=arrived)
+    info = bot.last
+    return move, (f"{info.how}, {info.iterations:,} iterations, {info.nodes:,} nodes, "
+                  f"{info.reused_nodes:,} kept" + (f", proven {info.verdict}" if info.verdict else ""))
+
+
+def _read_move(line: str, what: str) -> int | None:
+    try:
+        return parse_codingame_move(line)
+    except ValueError as error:
+        raise ProtocolError(f"{what}: {error}") from None
+
+
+def _read_actions(lines: TimedLines) -> list[int]:
+    _, count_line = lines.next()
+    if count_line is None:
+        raise ProtocolError("the input closed before the number of valid actions.")
+    try:
+        count = int(count_line)
+    except ValueError:
+        raise ProtocolError(f"the number of valid actions must be a whole number, got "
+                            f"{count_line.strip()!r}.") from None
+    if not 0 <= count <= 81:
+        raise ProtocolError(f"the number of valid actions must be 0..81, got {count}.")
+    actions = []
+    for _ in range(count):
+        _, line = lines.next()
+        if line is None:
+            raise ProtocolError("the input closed in the middle of the valid actions.")
+        move = _read_move(line, "a valid action")
+        if move is None:
+            raise ProtocolError("a valid action cannot be '-1 -1'.")
+        actions.append(move)
+    return actions
+
+
+def _apply_opponent(state: UltimateTicTacToe, move: int | None, turn: int) -> UltimateTicTacToe:
+    if move is None:
+        if turn != 1:
+            raise ProtocolError(f"turn {turn}: '-1 -1' (no opponent move) only comes on the "
+                                "first turn, when the bot plays first.")
+        return state
+    try:
+        state = state.play(move)
+    except ValueError as error:
+        raise ProtocolError(f"turn {turn}: the opponent's move is illegal here: {error}") from None
+    if state.is_terminal():
+        raise ProtocolError(f"turn {turn}: the opponent's move ended the game; there is "
+                            "nothing left to play.")
+    return state

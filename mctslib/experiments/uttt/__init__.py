@@ -1,0 +1,95 @@
+"""Every tuning experiment of the chapter "Ultimate Tic-Tac-Toe: tuning a real bot".
+
+Each change that CodinGame players report (brief: forum thread 22616 and
+write-ups) is measured here with games between versions of our bot
+(:mod:`mctslib.bots.uttt`), each comparison reported as games, wins / draws /
+losses, score and a 95% Wilson interval:
+
+- ``budget``: how strong is UCT at 250 ... 32,000 iterations per move against
+  a fixed reference budget? (iterations)
+- ``exploration``: which exploration constant c, on rewards 1/0.5/0 and
+  1/0/-1, against c = 0.5 on 1/0.5/0? (iterations)
+- ``win_taking``: playouts that take an immediate win, on vs off (iterations)
+- ``solver``: MCTS-Solver, on vs off (iterations)
+- ``reuse``: keeping the subtree between moves, on vs off (equal time, ms)
+- ``centre``: X's score after the centre opening vs after a random first
+  move (iterations)
+- ``games_needed``: interval width against games; close values of c (0.6 vs
+  0.7 as in the brief, 0.4 vs 0.5) with their running intervals and a
+  sequential test, :mod:`mctslib.play.sprt` (iterations)
+- ``openspiel``: our best bot vs OpenSpiel's C++ MCTS (equal time, ms)
+
+Each is a function (``budget_experiment``, ``exploration_experiment``, ...)
+with a small default budget that runs in seconds, for the chapter and CI;
+:data:`QUICK` holds tiny budgets (tests) and :data:`FULL` the budgets of the
+stored results in ``data/uttt/NAME.json``, which this command regenerates::
+
+    python -m mctslib.experiments.uttt [--quick] [--only NAME ...] [--jobs J] [--out-dir DIR]
+
+and :func:`load_experiment` reads back. Every result records its parameters,
+seeds, scoring, ``mctslib`` version and wall time.
+
+How the games are set up, everywhere:
+
+* Games start from random openings of a few plies
+  (:func:`mctslib.bots.uttt.random_openings`) so that they differ, each opening
+  played twice with the sides swapped (:func:`mctslib.play.arena.play_match`); all
+  comparisons of one experiment share the same openings. The centre
+  experiment is the exception: it is about the first move itself.
+* Scoring is CodinGame's (a game that closes every board without a line goes
+  to whoever won more small boards) except against OpenSpiel, whose bot plays
+  for OpenSpiel's scoring (every such game is a draw).
+* Budgets are iterations per move, so results repeat exactly for the same
+  seed on any machine and with any number of worker processes; tree reuse
+  and the OpenSpiel match are about time, use milliseconds, and do not
+  repeat exactly (the files say so: ``"reproducible": false``).
+* Seeds: the match of comparison ``k`` of an experiment with seed ``s`` uses
+  ``numpy.random.SeedSequence(s, spawn_key=(k,))``; the openings use
+  ``SeedSequence(s, spawn_key=(2**32 - 1,))``.
+"""
+
+from .openspiel import openspiel_experiment
+from .registry import BUDGETS, EXPERIMENTS, FULL, QUICK, build_parser, main, run_experiment
+from .results import (
+    BASE_OPTIONS,
+    BEST_OPTIONS,
+    DATA_DIR,
+    Comparison,
+    ExperimentResult,
+    experiment_path,
+    load_experiment,
+)
+from .statistics import games_needed_experiment
+from .tuning import (
+    budget_experiment,
+    centre_experiment,
+    exploration_experiment,
+    reuse_experiment,
+    solver_experiment,
+    win_taking_experiment,
+)
+
+__all__ = [
+    "BASE_OPTIONS",
+    "BEST_OPTIONS",
+    "BUDGETS",
+    "DATA_DIR",
+    "EXPERIMENTS",
+    "FULL",
+    "QUICK",
+    "Comparison",
+    "ExperimentResult",
+    "budget_experiment",
+    "build_parser",
+    "centre_experiment",
+    "experiment_path",
+    "exploration_experiment",
+    "games_needed_experiment",
+    "load_experiment",
+    "main",
+    "openspiel_experiment",
+    "reuse_experiment",
+    "run_experiment",
+    "solver_experiment",
+    "win_taking_experiment",
+]

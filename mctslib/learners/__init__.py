@@ -1,0 +1,1 @@
+"""Learners: UCB1 and the bandit algorithms, and the one-node simultaneous learners."""

@@ -1,0 +1,530 @@
+"""Multi-armed bandits: arms, policies (greedy, epsilon-greedy, UCB1) and regret experiments.
+
+Chapter 2 ("Spend playouts where they pay") treats each candidate move of a
+search as an arm and each playout as a pull. This module holds everything the
+chapter runs:
+
+- :class:`BanditArms`: arms that pay a win (1), a draw (0.5) or a loss (0), each
+  with its own chances; plain win/lose (Bernoulli) arms have no draws.
+- Policies: :class:`Greedy`, :class:`EpsilonGreedy` and :class:`UCB1`. Every
+  policy first pulls each arm once, in index order, then applies its rule.
+  Ties are always broken towards the lowest arm index (``numpy.argmax`` returns
+  the first maximum), so a run never depends on hidden randomness.
+- :func:`run_experiment`: many seeded runs of several policies on the same
+  arms, vectorised over runs with numpy, recording cumulative pseudo-regret.
+
+Their regret curves are drawn by :func:`mctslib.views.regret.draw_regret`.
+
+Rewards and regret
+    A policy sees rewards on its own scale (UCB1 can use 1/0.5/0 or 1/0/-1), but
+    regret is always measured on the 0..1 scale: the *pseudo-regret* of one pull
+    is the best arm's mean minus the pulled arm's mean, i.e. the expected wins
+    lost by not pulling the best arm. It depends on the choices only, not on
+    the luck of the draws, which makes curves smoother than realised regret.
+"""
+
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import fixed_order
+from .._checks import check_int, check_real
+from ..progress import progress_bar
+from ..rng import spawn_rngs
+from .ucb1 import SQRT2
+
+#: Percentiles across runs that :func:`run_experiment` reports as the band.
+BAND_PERCENTILES = (10.0, 90.0)
+
+
+# --------------------------------------------------------------------------- arms
+
+
+@dataclass(frozen=True, eq=False)
+class BanditArms:
+    """Arms that end in a win (reward 1), a draw (0.5) or a loss (0).
+
+    Parameters
+    ----------
+    win_probs : sequence of float
+        Chance that a pull of each arm is a win, each in ``[0, 1]``.
+    draw_probs : sequence of float, optional
+        Chance of a draw for each arm (default: no draws, i.e. Bernoulli arms).
+        ``win_probs[i] + draw_probs[i]`` must be at most 1; the rest is a loss.
+
+    Notes
+    -----
+    A pull of arm ``i`` is decided by one uniform number ``u`` in ``[0, 1)``:
+    a win if ``u < win``, a draw if ``win <= u < win + draw``, a loss
+    otherwise. :func:`run_experiment` draws those numbers once and shares them
+    between policies (common random numbers). Chapter 2.
+    """
+
+    win_probs: np.ndarray
+    draw_probs: np.ndarray = field(default=None)
+
+    def __post_init__(self):
+        wins = _probabilities("win_probs", self.win_probs)
+        if self.draw_probs is None:
+            draws = np.zeros_like(wins)
+        else:
+            draws = _probabilities("draw_probs", self.draw_probs)
+            if draws.shape != wins.shape:
+                raise ValueError(
+                    f"draw_probs must have one entry per arm ({wins.size}), got {draws.size}."
+                )
+        for arm, (win, draw) in enumerate(zip(wins, draws)):
+            if win + draw > 1.0:
+                raise ValueError(
+                    f"win_probs[{arm}] + draw_probs[{arm}] must be in [0, 1], "
+                    f"got {win:g} + {draw:g} = {win + draw:g}."
+                )
+        wins.flags.writeable = False
+        draws.flags.writeable = False
+        # frozen dataclass: store the validated arrays through object.__setattr__
+        object.__setattr__(self, "win_probs", wins)
+        object.__setattr__(self, "draw_probs", draws)
+
+    @property
+    def count(self) -> int:
+        """Number of arms."""
+        return int(self.win_probs.size)
+
+    @property
+    def means(self) -> np.ndarray:
+        """Expected reward of each arm on the 0..1 scale: ``win + 0.5 * draw``."""
+        return self.win_probs + 0.5 * self.draw_probs
+
+    @property
+    def best_arm(self) -> int:
+        """Index of the arm with the highest mean (the lowest index among equals)."""
+        return int(np.argmax(self.means))
+
+    def rewards(self, uniforms: np.ndarray) -> np.ndarray:
+        """Rewards (1, 0.5 or 0) for uniforms whose last axis runs over the arms."""
+        wins = uniforms < self.win_probs
+        draws = ~wins & (uniforms < self.win_probs + self.draw_probs)
+        return wins + 0.5 * draws
+
+    def __repr__(self) -> str:
+        wins = ", ".join(f"{p:g}" for p in self.win_probs)
+        if not self.draw_probs.any():
+            return f"BanditArms(win_probs=[{wins}])"
+        draws = ", ".join(f"{p:g}" for p in self.draw_probs)
+        return f"BanditArms(win_probs=[{wins}], draw_probs=[{draws}])"
+
+
+def _probabilities(name: str, values) -> np.ndarray:
+    values = np.atleast_1d(np.asarray(values, dtype=object))
+    if values.ndim != 1 or values.size == 0:
+        raise ValueError(f"{name} must be a non-empty list of probabilities (one per arm).")
+    checked = [check_real(f"{name}[{arm}]", value, 0.0, 1.0) for arm, value in enumerate(values)]
+    return np.array(checked, dtype=float)
+
+
+# ----------------------------------------------------------------------- policies
+#
+# A policy is vectorised over runs: ``sums`` and ``counts`` have shape
+# (runs, arms) and hold each run's total reward (on the policy's own scale) and
+# pull count per arm; ``choose`` returns one arm per run. All runs are always at
+# the same pull, so ``pulls_done`` is a single number.
+
+
+def ucb1_scores(sums: np.ndarray, counts: np.ndarray, pulls_done: int, c: float) -> np.ndarray:
+    """UCB1 score of every arm: ``sums / counts + c * sqrt(ln(pulls_done) / counts)``.
+
+    This is the same score as :func:`mctslib.learners.ucb1.ucb1_score` (mean reward
+    plus exploration bonus), computed for whole arrays at once; ``pulls_done``
+    plays the parent's visit count ``N`` and ``counts`` the children's ``n_i``.
+    Every count must be at least 1 (arms never pulled are pulled first, before
+    any score is compared). Chapter 2.
+    """
+    return sums / counts + c * np.sqrt(math.log(pulls_done) / counts)
+
+
+class _Policy:
+    """Shared behaviour: pull each arm once in index order, then apply the rule."""
+
+    #: Rewards the policy sees for (loss, win); a draw is the midpoint.
+    reward_scale: tuple[float, float] = (0.0, 1.0)
+
+    def choose(self, sums, counts, pulls_done: int, rng: np.random.Generator) -> np.ndarray:
+        """The arm to pull next in every run.
+
+        Parameters
+        ----------
+        sums : ndarray, shape (runs, arms)
+            Total reward of each arm so far, on the policy's ``reward_scale``.
+        counts : ndarray of int, shape (runs, arms)
+            Pulls of each arm so far.
+        pulls_done : int
+            Pulls so far in every run (the same for all runs).
+        rng : numpy.random.Generator or None
+            The policy's own random stream; only :class:`EpsilonGreedy` uses it.
+
+        Returns
+        -------
+        ndarray of int, shape (runs,)
+            The first ``arms`` pulls go to arms 0, 1, 2, ... in turn; after that
+            the policy's rule decides, ties going to the lowest index.
+        """
+        runs, arms = counts.shape
+        if pulls_done < arms:
+            # No fudge terms: an arm is pulled before its average is compared.
+            return np.full(runs, pulls_done, dtype=np.intp)
+        return self._rule(sums, counts, pulls_done, rng)
+
+    def _rule(self, sums, counts, pulls_done, rng):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Greedy(_Policy):
+    """Always pull the arm with the best average so far (lowest index on ties).
+
+    Greedy never explores after its first round, so an arm that was unlucky at
+    first may never be pulled again. Chapter 2.
+    """
+
+    @property
+    def label(self) -> str:
+        return "greedy"
+
+    def _rule(self, sums, counts, pulls_done, rng):
+        return np.argmax(sums / counts, axis=1)
+
+
+@dataclass(frozen=True)
+class EpsilonGreedy(_Policy):
+    """Greedy, except that a share ``epsilon`` of pulls goes to a uniformly random arm.
+
+    Parameters
+    ----------
+    epsilon : float
+        Probability, in ``[0, 1]``, of pulling a random arm (which may happen
+        to be the greedy one). Default 0.1, i.e. 10% of the pulls.
+
+    Notes
+    -----
+    At every pull after the first round the policy draws one uniform number and
+    one random arm per run from its own generator, whether it explores or not,
+    so its stream of random numbers does not depend on the rewards. Chapter 2.
+    """
+
+    epsilon: float = 0.1
+
+    def __post_init__(self):
+        object.__setattr__(self, "epsilon", check_real("epsilon", self.epsilon, 0.0, 1.0))
+
+    @property
+    def label(self) -> str:
+        return f"ε-greedy (ε = {self.epsilon:g})"
+
+    def _rule(self, sums, counts, pulls_done, rng):
+        runs, arms = counts.shape
+        explore = rng.random(runs) < self.epsilon
+        random_arms = rng.integers(arms, size=runs)
+        return np.where(explore, random_arms, np.argmax(sums / counts, axis=1))
+
+
+@dataclass(frozen=True)
+class UCB1(_Policy):
+    """UCB1 (Auer, Cesa-Bianchi and Fischer 2002): pull the arm with the best upper bound.
+
+    Parameters
+    ----------
+    c : float
+        Exploration constant, ``>= 0``. The default ``sqrt(2)`` gives the
+        paper's bonus ``sqrt(2 ln N / n_i)``.
+    reward_scale : (float, float)
+        Rewards the policy sees for a loss and a win; a draw gets the midpoint.
+        ``(0, 1)`` (default) scores 1/0.5/0, ``(-1, 1)`` scores 1/0/-1.
+
+    Notes
+    -----
+    The score is :func:`ucb1_scores`, the same as
+    :func:`mctslib.learners.ucb1.ucb1_score`. Stretching the rewards by a factor
+    ``k`` stretches the gaps between averages by ``k`` while the bonus stays,
+    so UCB1 on ``(-1, 1)`` with constant ``c`` makes exactly the choices of
+    UCB1 on ``(0, 1)`` with ``c / 2``. Chapter 2.
+    """
+
+    c: float = SQRT2
+    reward_scale: tuple[float, float] = (0.0, 1.0)
+
+    def __post_init__(self):
+        object.__setattr__(self, "c", check_real("c (the exploration constant)", self.c, 0.0))
+        object.__setattr__(self, "reward_scale", _check_scale(self.reward_scale))
+
+    @property
+    def label(self) -> str:
+        loss, win = self.reward_scale
+        draw = (loss + win) / 2
+        return f"UCB1 (c = {self.c:.3g}, rewards {win:g}/{draw:g}/{loss:g})"
+
+    def _rule(self, sums, counts, pulls_done, rng):
+        return np.argmax(ucb1_scores(sums, counts, pulls_done, self.c), axis=1)
+
+
+def _check_scale(scale) -> tuple[float, float]:
+    message = "reward_scale must be a pair (loss, win) of finite numbers with loss < win"
+    try:
+        loss, win = scale
+        loss, win = float(loss), float(win)
+    except (TypeError, ValueError):
+        raise ValueError(f"{message}, got {scale!r}.") from None
+    if not (math.isfinite(loss) and math.isfinite(win) and loss < win):
+        raise ValueError(f"{message}, got {scale!r}.")
+    return (loss, win)
+
+
+# --------------------------------------------------------------------- experiment
+
+
+@dataclass(frozen=True)
+class BanditResult:
+    """What :func:`run_experiment` measured for one policy (Chapter 2).
+
+    Curves are recorded at ``pulls`` (checkpoints, in pulls done). Regret is
+    cumulative pseudo-regret on the 0..1 scale; the band is the
+    ``band_percentiles`` (10th and 90th by default) across runs.
+
+    Attributes
+    ----------
+    label : str
+        The policy's name, for legends.
+    pulls : ndarray of int, shape (checkpoints,)
+    mean_regret, regret_low, regret_high : ndarray, shape (checkpoints,)
+        Mean and band of cumulative regret across runs.
+    mean_reward : ndarray, shape (checkpoints,)
+        Mean cumulative reward (0..1 scale) actually collected.
+    final_regret : ndarray, shape (runs,)
+        Each run's cumulative regret after the last pull done.
+    best_arm_share : ndarray, shape (runs,)
+        Each run's fraction of pulls that went to a best arm.
+    pull_counts : ndarray of int, shape (runs, arms)
+        How often each run pulled each arm.
+    choices : ndarray of int, shape (runs, pulls) or None
+        Every arm chosen, if the experiment was asked to record them (final
+        results only: the partial results passed to a callback have None).
+    total_pulls : int
+        Pulls the experiment was asked for (the last checkpoint once finished).
+    best_arms : ndarray of bool, shape (arms,)
+        Which arms have the best mean.
+    """
+
+    label: str
+    pulls: np.ndarray
+    mean_regret: np.ndarray
+    regret_low: np.ndarray
+    regret_high: np.ndarray
+    mean_reward: np.ndarray
+    final_regret: np.ndarray
+    best_arm_share: np.ndarray
+    pull_counts: np.ndarray
+    choices: np.ndarray | None
+    total_pulls: int
+    best_arms: np.ndarray
+    band_percentiles: tuple[float, float] = BAND_PERCENTILES
+
+    @property
+    def runs(self) -> int:
+        return int(self.final_regret.size)
+
+    def regret_at(self, pulls: int) -> tuple[float, float, float]:
+        """Mean, low and high (band) cumulative regret after exactly ``pulls`` pulls.
+
+        ``pulls`` must be one of the recorded checkpoints (every power of ten is).
+        """
+        index = np.flatnonzero(self.pulls == pulls)
+        if index.size == 0:
+            raise ValueError(f"pulls must be a recorded checkpoint (see .pulls), got {pulls!r}.")
+        i = int(index[0])
+        return float(self.mean_regret[i]), float(self.regret_low[i]), float(self.regret_high[i])
+
+    @property
+    def most_pulled_arm(self) -> np.ndarray:
+        """Each run's most pulled arm (lowest index among equals)."""
+        return np.argmax(self.pull_counts, axis=1)
+
+    @property
+    def wrong_arm_share(self) -> float:
+        """Fraction of runs whose most pulled arm is not a best arm."""
+        return fixed_order.mean(~self.best_arms[self.most_pulled_arm])
+
+
+class _PolicyRun:
+    """The state of one policy across all runs while an experiment runs."""
+
+    def __init__(self, policy, runs, arms: BanditArms, rng, record_choices, total_pulls):
+        self.policy = policy
+        self.rng = rng
+        self.sums = np.zeros((runs, arms.count))
+        self.counts = np.zeros((runs, arms.count), dtype=np.int64)
+        self.regret = np.zeros(runs)
+        self.reward = np.zeros(runs)
+        self.best_pulls = np.zeros(runs, dtype=np.int64)
+        self.checkpoints: list[tuple[int, float, float, float, float]] = []
+        self.choices = (
+            np.zeros((runs, total_pulls), dtype=_smallest_int(arms.count)) if record_choices else None
+        )
+        loss, win = policy.reward_scale
+        self.offset, self.stretch = loss, win - loss
+
+    def pull(self, pulls_done, rewards, gaps, best, rows) -> None:
+        """One pull in every run; ``rewards`` has shape (runs, arms), on the 0..1 scale."""
+        choice = self.policy.choose(self.sums, self.counts, pulls_done, self.rng)
+        reward = rewards[rows, choice]
+        self.sums[rows, choice] += self.offset + self.stretch * reward
+        self.counts[rows, choice] += 1
+        self.regret += gaps[choice]
+        self.reward += reward
+        self.best_pulls += best[choice]
+        if self.choices is not None:
+            self.choices[:, pulls_done] = choice
+
+    def record(self, pulls_done: int, band) -> None:
+        low, high = np.percentile(self.regret, band)  # sorted values, interpolated: no sum
+        # Means over runs from a correctly rounded sum (fixed_order), not numpy's own order.
+        self.checkpoints.append(
+            (pulls_done, fixed_order.mean(self.regret), low, high, fixed_order.mean(self.reward))
+        )
+
+    def result(self, pulls_done, total_pulls, best, band, with_choices=True) -> BanditResult:
+        columns = np.array(self.checkpoints, dtype=float).reshape(-1, 5).T
+        return BanditResult(
+            label=self.policy.label,
+            pulls=columns[0].astype(np.int64),
+            mean_regret=columns[1],
+            regret_low=columns[2],
+            regret_high=columns[3],
+            mean_reward=columns[4],
+            final_regret=self.regret.copy(),
+            best_arm_share=self.best_pulls / max(pulls_done, 1),
+            pull_counts=self.counts.copy(),
+            choices=self.choices if with_choices else None,
+            total_pulls=total_pulls,
+            best_arms=best.copy(),
+            band_percentiles=tuple(band),
+        )
+
+
+def _smallest_int(arms: int):
+    return np.int8 if arms <= 127 else np.int16 if arms <= 32767 else np.int32
+
+
+def checkpoints(pulls: int, count: int = 500) -> np.ndarray:
+    """About ``count`` pull numbers in ``1..pulls``, dense both early (log) and late (linear).
+
+    Half are spaced geometrically so a log-scaled axis shows the first pulls,
+    half linearly, plus every power of ten (so tables can quote regret after
+    exactly 100 or 1,000 pulls); duplicates are dropped. Chapter 2.
+    """
+    pulls = check_int("pulls", pulls, 1)
+    count = check_int("count", count, 2)
+    geometric = np.rint(fixed_order.geometric_points(1, pulls, count // 2))
+    linear = np.rint(np.linspace(1, pulls, count - count // 2))
+    powers_of_ten = [10**k for k in range(len(str(pulls))) if 10**k <= pulls]
+    return np.unique(np.concatenate([geometric, linear, powers_of_ten]).astype(np.int64))
+
+
+def run_experiment(
+    arms: BanditArms,
+    policies: Sequence,
+    runs: int = 1000,
+    pulls: int = 10_000,
+    seed=0,
+    callback: Callable[[list[BanditResult]], None] | None = None,
+    chunk: int = 250,
+    record_choices: bool = False,
+    band: tuple[float, float] = BAND_PERCENTILES,
+) -> list[BanditResult]:
+    """Run every policy ``runs`` times for ``pulls`` pulls on the same arms.
+
+    Parameters
+    ----------
+    arms : BanditArms
+    policies : sequence of Greedy, EpsilonGreedy or UCB1
+    runs, pulls : int
+        Independent runs (at least 1) and pulls per run (at least 1).
+    seed : int, SeedSequence or Generator
+        Everything random flows from it: the same seed gives identical arrays.
+    callback : callable(list of BanditResult), optional
+        Called after every ``chunk`` pulls with the results so far (curves up
+        to the pulls done), e.g. ``LivePlot.update``.
+    chunk : int
+        Pulls between callbacks; also how many pulls' random numbers are drawn
+        at once. It does not change the results.
+    record_choices : bool
+        Keep every arm chosen in ``BanditResult.choices`` (memory: runs x pulls).
+    band : (float, float)
+        Percentiles across runs reported as the band (default 10th-90th).
+
+    Returns
+    -------
+    list of BanditResult, in the order of ``policies``.
+
+    Notes
+    -----
+    *Common random numbers*: before each pull, one uniform number per run and
+    arm is drawn from the experiment's own stream and decides what that arm
+    would pay in that run at that pull, for every policy alike. Two policies
+    that pull the same arm get the same reward, so differences between their
+    curves come from their choices, not from luck. Each policy's own random
+    numbers (epsilon-greedy's) come from a separate stream (``spawn_rngs``:
+    stream 0 for the arms, stream ``i + 1`` for policy ``i``), so adding a
+    policy at the end leaves the others' results unchanged.
+
+    Vectorised over runs: every pull is a few numpy operations on arrays of
+    shape (runs, arms). Chapter 2.
+    """
+    # The book's rule: every bad argument is a ValueError with one sentence.
+    if not isinstance(arms, BanditArms):
+        raise ValueError(f"arms must be a BanditArms, got {type(arms).__name__}.")
+    policies = list(policies)
+    if not policies:
+        raise ValueError("policies must contain at least one policy.")
+    for policy in policies:
+        if not isinstance(policy, _Policy):
+            raise ValueError(
+                f"policies must be Greedy, EpsilonGreedy or UCB1 objects, got {policy!r}."
+            )
+    runs = check_int("runs", runs, 1)
+    pulls = check_int("pulls", pulls, 1)
+    chunk = check_int("chunk", chunk, 1)
+    band = (check_real("band[0]", band[0], 0.0, 100.0), check_real("band[1]", band[1], 0.0, 100.0))
+
+    arm_rng, *policy_rngs = spawn_rngs(seed, 1 + len(policies))
+    states = [
+        _PolicyRun(policy, runs, arms, rng, record_choices, pulls)
+        for policy, rng in zip(policies, policy_rngs)
+    ]
+    means = arms.means
+    gaps = means.max() - means
+    best = gaps == 0.0
+    record_at = set(checkpoints(pulls).tolist())
+    rows = np.arange(runs)
+
+    def results(pulls_done: int, final: bool) -> list[BanditResult]:
+        # Live frames skip the recorded choices: copying them every chunk would be slow.
+        return [state.result(pulls_done, pulls, best, band, final) for state in states]
+
+    with progress_bar(pulls, "bandit pulls", unit="pull") as bar:
+        for start in range(0, pulls, chunk):
+            stop = min(start + chunk, pulls)
+            # Shared by all policies: rewards[t, run, arm] for the pulls start..stop-1.
+            rewards = arms.rewards(arm_rng.random((stop - start, runs, arms.count)))
+            for state in states:
+                for pulls_done in range(start, stop):
+                    state.pull(pulls_done, rewards[pulls_done - start], gaps, best, rows)
+                    if pulls_done + 1 in record_at:
+                        state.record(pulls_done + 1, band)
+            bar.update(stop - start)
+            if callback is not None and stop < pulls:
+                callback(results(stop, final=False))
+    return results(pulls, final=True)

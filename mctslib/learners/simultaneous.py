@@ -1,0 +1,486 @@
+"""Learning to play one simultaneous move: two bandits, one per player, at one node.
+
+The simultaneous-moves chapter ("When both players move at once") lets two
+learners play a zero-sum matrix game (:mod:`mctslib.games.matrix_games`) against
+each other for many rounds, exactly what happens at a single node of a
+decoupled simultaneous-move search (DUCT, SM-MCTS). Each player has its own
+rule and learns only from its own outcome: it sees which move it played and
+what that round paid it, never the other player's move or statistics.
+
+Two rules:
+
+- :class:`UCB1Player`: decoupled UCB1. Each player runs UCB1 (Auer et al.
+  2002) on its own moves, with rewards rescaled to ``[0, 1]``.
+- :class:`RegretMatchingPlayer`: regret matching (Hart and Mas-Colell 2000,
+  unconditional form) with 10% uniform exploration and importance-weighted
+  estimates of the moves it did not play, as in the version that Lisy,
+  Kovarik, Lanctot and Bosansky (2013) analyse for SM-MCTS.
+
+:func:`play_rounds` plays them against each other, and :func:`make_match`
+does the same on the readable loop or on the numba kernels
+(:class:`FastOneNodeMatch`); :func:`mctslib.experiments.simultaneous.run_one_node`
+measures, at log-spaced checkpoints, how far the pair of average strategies
+is from equilibrium.
+
+Rewards
+    Both rules see the table rescaled to ``[0, 1]`` from its range, as a
+    search node sees results between a loss (0) and a win (1): the row player
+    gets ``(A[i, j] - min A) / (max A - min A)`` and the column player
+    ``(max A - A[i, j]) / (max A - min A)`` (the column player's payoff is
+    ``-A``, rescaled the same way). A constant table gives both 0.5. Rescaling
+    changes no equilibrium; UCB1 needs it because its exploration bonus is
+    calibrated for rewards in ``[0, 1]``, and regret matching uses the same
+    scale (see :class:`RegretMatchingPlayer` for why it matters there too).
+
+Outcomes
+    With ``outcomes="payoff"`` (the default) a round pays exactly those
+    rescaled payoffs. With ``outcomes="win_loss"`` a round ends like a
+    playout: the row player wins (reward 1, the column player 0) with
+    probability equal to its rescaled payoff, else loses (0, the column player
+    1). Average rewards are the same; only the noise differs. The noise
+    matters to decoupled UCB1: with exact payoffs in a symmetric game such as
+    rock-paper-scissors, two UCB1 players whose statistics mirror each other
+    choose the same move round after round, every round is a tie, and they
+    can stay locked in step forever.
+
+Randomness
+    One xorshift64 stream per run, its starting state drawn from the seed by
+    :func:`~mctslib.rng.make_rng`. Every round draws two uniform numbers, the
+    row player's first, as ``(next() >> 11) * 2**-53`` (exact in floating
+    point), and with win/loss outcomes a third one that decides the result.
+    Regret matching uses its number to sample its mix; UCB1 uses it only to
+    break exact ties between its best-scoring moves (without it, decoupled
+    UCB1 on a fixed table would be fully deterministic and every seed would
+    give the same run; with exact payoffs, ties happen almost only in the
+    first rounds, so different seeds often follow the same few paths). The
+    numba twin (:mod:`mctslib.fast.simultaneous`) draws the same numbers in
+    the same order and does the same floating-point operations in the same
+    order, so both engines give identical runs; the tests check it.
+
+Strategies
+    A player's *average strategy* is how often it played each move (its
+    visit counts divided by the rounds, exploration included), what a search
+    node would report. Its *current strategy* is the mix it would play in the
+    next round: regret matching's mix with exploration, or for UCB1 the
+    best-scoring move (shared equally among exact ties).
+"""
+
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._checks import check_choice, check_int, check_real
+from ..games.matrix_games import MatrixGame
+from ..rng import make_rng
+from ..xorshift import XorShift64
+from .ucb1 import SQRT2, ucb1_score
+
+LEARNERS = ("ucb1", "regret_matching")
+OUTCOMES = ("payoff", "win_loss")
+ENGINES = ("python", "numba")
+
+#: Regret matching's share of uniformly random play in the simultaneous-moves chapter (10%).
+DEFAULT_EXPLORATION = 0.1
+
+_TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0  # 2**-53
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+def rescaled_rewards(game: MatrixGame) -> tuple[np.ndarray, np.ndarray]:
+    """The row player's and the column player's rewards in ``[0, 1]`` for every pair of moves.
+
+    Row: ``(A - min) / (max - min)``; column: ``(max - A) / (max - min)``; both
+    0.5 everywhere if the table is constant. Both engines read these arrays.
+    """
+    if not isinstance(game, MatrixGame):
+        raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}.")
+    low, high = game.payoff_range
+    if high == low:
+        half = np.full(game.shape, 0.5)
+        return half, half.copy()
+    spread = high - low
+    return (game.payoffs - low) / spread, (high - game.payoffs) / spread
+
+
+def stream_for_seed(seed) -> XorShift64:
+    """The run's xorshift64 stream; its starting state is drawn from ``seed`` by ``make_rng``.
+
+    Going through numpy's seeding (rather than using the seed as the state)
+    gives unrelated streams for nearby seeds: xorshift64 seeded 0 and 1, or
+    2 and 3, would be the very same stream.
+    """
+    state = make_rng(seed).integers(0, 2**64, dtype=np.uint64)
+    return XorShift64(int(state))
+
+
+def next_uniform(stream: XorShift64) -> float:
+    """A uniform number in ``[0, 1)`` from the top 53 bits of the next xorshift64 output."""
+    return (stream.next() >> 11) * _TWO_TO_MINUS_53
+
+
+def sample_move(mix: Sequence[float], uniform: float) -> int:
+    """The move whose slice of ``[0, 1)`` contains ``uniform`` (slices in move order).
+
+    Sums the probabilities left to right and returns the first move whose
+    running total exceeds ``uniform``; the last move if rounding leaves the
+    total just under ``uniform``.
+    """
+    cumulative = 0.0
+    last = len(mix) - 1
+    for move in range(last):
+        cumulative += mix[move]
+        if uniform < cumulative:
+            return move
+    return last
+
+
+def empirical_strategy(counts: Sequence[int]) -> list[float]:
+    """How often each move was played, as a mix: ``counts / total`` (uniform if nothing was played).
+
+    This is the learners' *average strategy*: what a search node reports from
+    its visit counts.
+    """
+    total = 0
+    for count in counts:
+        total += count
+    if total == 0:
+        return [1.0 / len(counts)] * len(counts)
+    return [count / total for count in counts]
+
+
+# --------------------------------------------------------------------------- regret matching
+
+
+def regret_matching_strategy(regrets: Sequence[float], exploration: float) -> list[float]:
+    """The mix regret matching plays: positive regrets normalised, mixed with uniform exploration.
+
+    ``mix[i] = (1 - exploration) * base[i] + exploration / n`` where
+    ``base[i] = max(regret[i], 0) / sum of positive regrets``, or ``1 / n`` for
+    every move when no regret is positive (Hart and Mas-Colell's rule).
+    """
+    n = len(regrets)
+    total = 0.0
+    for regret in regrets:  # left to right, as the numba twin does
+        if regret > 0.0:
+            total += regret
+    mix = []
+    for regret in regrets:
+        if total > 0.0:
+            base = max(0.0, regret) / total
+        else:
+            base = 1.0 / n
+        mix.append((1.0 - exploration) * base + exploration / n)
+    return mix
+
+
+def check_exploration(exploration) -> float:
+    """Return regret matching's exploration as a float, or raise ValueError unless it is in (0, 1]."""
+    exploration = check_real("exploration", exploration, 0.0, 1.0)
+    if exploration == 0.0:
+        raise ValueError(
+            "exploration must be a number in (0, 1]: importance weighting divides by the "
+            "probability of the move played, which exploration keeps above 0; got 0."
+        )
+    return exploration
+
+
+class RegretMatchingPlayer:
+    """One player's regret matching with uniform exploration (reference implementation).
+
+    Parameters
+    ----------
+    moves : int
+        Number of moves, at least 1.
+    exploration : float
+        Share ``gamma`` of uniformly random play, in ``(0, 1]`` (default 0.1).
+
+    Attributes
+    ----------
+    regrets : list of float
+        Cumulative estimated regret of each move.
+    counts : list of int
+        How many times each move was played.
+
+    Notes
+    -----
+    Each round the player plays ``mix = (1 - gamma) * RM + gamma * uniform``
+    (:func:`regret_matching_strategy`), samples a move ``a`` from it, and
+    receives its reward ``r`` in ``[0, 1]``. It never sees what the other
+    moves would have paid, so it estimates them by importance weighting:
+    ``estimate[a] = r / mix[a]`` and ``estimate[i] = 0`` for every other move.
+    Averaged over the player's own sampling, ``estimate[i]`` equals move
+    ``i``'s expected reward against what the opponent plays, so the update
+
+        ``regret[i] += estimate[i] - r``  for every move ``i``
+
+    adds, on average, "what move ``i`` would have scored minus what I scored":
+    Hart and Mas-Colell's unconditional regret, estimated from one outcome.
+    This is the form Lisy et al. (2013) use inside SM-MCTS. Exploration keeps
+    every ``mix[a] >= gamma / n``, so an estimate is at most ``n / gamma``
+    times the reward and never divides by zero; that is why ``gamma`` must be
+    positive.
+
+    The scale of rewards matters: the strategy is unchanged if every reward
+    is multiplied by a positive number, but adding a constant to every reward
+    changes the estimates' noise (not their average). The ``[0, 1]`` scale is
+    the one a search node backs up.
+
+    Simultaneous-moves chapter.
+    """
+
+    def __init__(self, moves: int, exploration: float = DEFAULT_EXPLORATION):
+        moves = check_int("moves", moves, 1)
+        self.exploration = check_exploration(exploration)
+        self.regrets = [0.0] * moves
+        self.counts = [0] * moves
+        self._probability = math.nan  # probability of the move chosen this round
+
+    def strategy(self) -> list[float]:
+        """The current strategy: the mix the player would play now, exploration included."""
+        return regret_matching_strategy(self.regrets, self.exploration)
+
+    def average_strategy(self) -> list[float]:
+        """The average strategy: how often each move was played (:func:`empirical_strategy`)."""
+        return empirical_strategy(self.counts)
+
+    def choose(self, uniform: float) -> int:
+        """Sample a move from the current strategy with the uniform number ``uniform``."""
+        mix = self.strategy()
+        move = sample_move(mix, uniform)
+        self._probability = mix[move]
+        self.counts[move] += 1
+        return move
+
+    def update(self, move: int, reward: float) -> None:
+        """Learn from this round: the move just chosen earned ``reward`` (in ``[0, 1]``)."""
+        estimate = reward / self._probability
+        for other in range(len(self.regrets)):
+            if other == move:
+                self.regrets[other] += estimate - reward
+            else:
+                self.regrets[other] -= reward  # its estimate is 0
+
+
+# --------------------------------------------------------------------------- decoupled UCB1
+
+
+class UCB1Player:
+    """One player's UCB1 over its own moves (reference implementation of decoupled UCB1).
+
+    Parameters
+    ----------
+    moves : int
+        Number of moves, at least 1.
+    c : float
+        Exploration constant of ``mean + c * sqrt(ln N / n)`` (default ``sqrt(2)``,
+        the UCB1 paper's), at least 0.
+
+    Attributes
+    ----------
+    counts : list of int
+        How many times each move was played.
+    reward_sums : list of float
+        Sum of the rewards (in ``[0, 1]``) each move earned.
+    rounds : int
+        Rounds played so far (``N``).
+
+    Notes
+    -----
+    A move never played scores infinity, so every move is tried once first.
+    Scores are :func:`~mctslib.learners.ucb1.ucb1_score`. When several moves share
+    the highest score exactly (always at the start, rarely later), the
+    round's uniform number picks one of them, each equally likely. Decoupled
+    UCB1 carries no convergence guarantee in simultaneous games (Shafiei,
+    Sturtevant and Schaeffer 2009 give a game where it does not converge).
+    Simultaneous-moves chapter.
+    """
+
+    def __init__(self, moves: int, c: float = SQRT2):
+        moves = check_int("moves", moves, 1)
+        self.c = check_real("c (the exploration constant)", c, 0.0)
+        self.counts = [0] * moves
+        self.reward_sums = [0.0] * moves
+        self.rounds = 0
+
+    def best_moves(self) -> list[int]:
+        """The moves with the highest UCB1 score, in move order."""
+        best, best_score = [], -math.inf
+        for move, (wins, visits) in enumerate(zip(self.reward_sums, self.counts)):
+            score = ucb1_score(wins, visits, self.rounds, self.c)
+            if score > best_score:
+                best, best_score = [move], score
+            elif score == best_score:
+                best.append(move)
+        return best
+
+    def strategy(self) -> list[float]:
+        """The current strategy: uniform over :meth:`best_moves` (what it would play now)."""
+        best = self.best_moves()
+        return [1.0 / len(best) if move in best else 0.0 for move in range(len(self.counts))]
+
+    def average_strategy(self) -> list[float]:
+        """The average strategy: how often each move was played (:func:`empirical_strategy`)."""
+        return empirical_strategy(self.counts)
+
+    def choose(self, uniform: float) -> int:
+        """Play a best-scoring move; ``uniform`` picks among exact ties."""
+        best = self.best_moves()
+        move = best[int(uniform * len(best))]
+        self.counts[move] += 1
+        self.rounds += 1
+        return move
+
+    def update(self, move: int, reward: float) -> None:
+        """Learn from this round: the move just chosen earned ``reward`` (in ``[0, 1]``)."""
+        self.reward_sums[move] += reward
+
+
+def make_players(game: MatrixGame, learner: str, exploration: float = DEFAULT_EXPLORATION,
+                 c: float = SQRT2):
+    """A (row, column) pair of reference players of kind ``learner`` for ``game``.
+
+    Both parameters are checked whichever learner is asked for, so a mistake
+    never goes unnoticed just because this learner ignores it.
+    """
+    learner = check_choice("learner", learner, LEARNERS)
+    exploration = check_exploration(exploration)
+    c = check_real("c (the exploration constant)", c, 0.0)
+    rows, columns = game.shape
+    if learner == "ucb1":
+        return UCB1Player(rows, c), UCB1Player(columns, c)
+    return RegretMatchingPlayer(rows, exploration), RegretMatchingPlayer(columns, exploration)
+
+
+def play_rounds(row_player, column_player, row_rewards, column_rewards, rounds: int,
+                stream: XorShift64, win_loss: bool = False) -> None:
+    """Play ``rounds`` rounds between two reference players (the core loop, plain Python).
+
+    ``row_rewards`` and ``column_rewards`` are nested lists (or arrays) from
+    :func:`rescaled_rewards`. Each player learns only its own reward. With
+    ``win_loss`` a third uniform number turns the row player's rescaled payoff
+    into a win (1) or a loss (0), and the column player gets the opposite.
+    """
+    for _ in range(rounds):
+        row_uniform = next_uniform(stream)
+        column_uniform = next_uniform(stream)
+        row_move = row_player.choose(row_uniform)
+        column_move = column_player.choose(column_uniform)
+        if win_loss:
+            row_reward = 1.0 if next_uniform(stream) < row_rewards[row_move][column_move] else 0.0
+            column_reward = 1.0 - row_reward
+        else:
+            row_reward = row_rewards[row_move][column_move]
+            column_reward = column_rewards[row_move][column_move]
+        row_player.update(row_move, row_reward)
+        column_player.update(column_move, column_reward)
+
+
+class _ReferenceMatch:
+    """The readable engine: two player objects and a stream."""
+
+    def __init__(self, game, row_player, column_player, stream, win_loss):
+        row_rewards, column_rewards = rescaled_rewards(game)
+        self.row_rewards, self.column_rewards = row_rewards.tolist(), column_rewards.tolist()
+        self.row_player, self.column_player, self.stream = row_player, column_player, stream
+        self.win_loss = win_loss
+
+    def play(self, rounds: int) -> None:
+        play_rounds(self.row_player, self.column_player, self.row_rewards, self.column_rewards,
+                    rounds, self.stream, self.win_loss)
+
+    def players(self):
+        return self.row_player, self.column_player
+
+
+def make_match(game, row_player, column_player, stream, win_loss: bool, engine: str):
+    """Two players and a stream, advanced by the readable loop or by the numba kernels.
+
+    ``engine="python"``: :func:`play_rounds` on the player objects;
+    ``engine="numba"``: :class:`FastOneNodeMatch`. Both give identical runs.
+    The result has ``play(rounds)`` and ``players()``, which returns the two
+    players with their statistics up to date.
+    """
+    engine = check_choice("engine", engine, ENGINES)
+    if engine == "python":
+        return _ReferenceMatch(game, row_player, column_player, stream, win_loss)
+    return FastOneNodeMatch(game, row_player, column_player, stream, win_loss)
+
+
+def _parameters(player) -> tuple:
+    """A player's kind and parameters (the kernels give both players the same ones)."""
+    if isinstance(player, UCB1Player):
+        return ("ucb1", player.c)
+    return ("regret_matching", player.exploration)
+
+
+class FastOneNodeMatch:
+    """Two players' statistics in arrays, advanced by the numba kernels.
+
+    Parameters
+    ----------
+    game : MatrixGame
+    row_player, column_player : UCB1Player or RegretMatchingPlayer
+        Reference players whose parameters (and starting statistics) the
+        match takes; :meth:`players` writes the statistics back into them.
+    stream : XorShift64
+        The run's stream; its state continues in ``self.rng`` and is written
+        back by :meth:`players`.
+    win_loss : bool
+        Rounds end in a win or a loss (True) or pay the rescaled table (False).
+    """
+
+    def __init__(self, game, row_player, column_player, stream, win_loss):
+        if _parameters(row_player) != _parameters(column_player):
+            raise ValueError(
+                "row_player and column_player must be the same kind of learner with the same "
+                f"parameters, got {_parameters(row_player)} and {_parameters(column_player)}."
+            )
+        row_rewards, column_rewards = rescaled_rewards(game)
+        self.row_rewards = np.ascontiguousarray(row_rewards)
+        self.column_rewards = np.ascontiguousarray(column_rewards)
+        self.win_loss = bool(win_loss)
+        self.row_player, self.column_player, self.stream = row_player, column_player, stream
+        self.rng = np.array([stream.state], dtype=np.uint64)
+        self.row_counts = np.array(row_player.counts, dtype=np.int64)
+        self.column_counts = np.array(column_player.counts, dtype=np.int64)
+        if isinstance(row_player, UCB1Player):
+            self.row_values = np.array(row_player.reward_sums, dtype=np.float64)
+            self.column_values = np.array(column_player.reward_sums, dtype=np.float64)
+            self.rounds_played = row_player.rounds
+        else:
+            self.row_values = np.array(row_player.regrets, dtype=np.float64)
+            self.column_values = np.array(column_player.regrets, dtype=np.float64)
+
+    def play(self, rounds: int) -> None:
+        """Advance the match by ``rounds`` rounds."""
+        from ..fast.simultaneous import regret_matching_rounds, ucb1_rounds  # numba, on demand
+
+        if isinstance(self.row_player, UCB1Player):
+            ucb1_rounds(self.row_rewards, self.column_rewards, self.win_loss, rounds,
+                        self.rounds_played, self.row_player.c, self.rng, self.row_counts,
+                        self.row_values, self.column_counts, self.column_values)
+            self.rounds_played += rounds
+        else:
+            regret_matching_rounds(self.row_rewards, self.column_rewards, self.win_loss, rounds,
+                                   self.row_player.exploration, self.rng, self.row_values,
+                                   self.column_values, self.row_counts, self.column_counts)
+
+    def players(self):
+        """The reference players, their statistics brought up to date from the arrays."""
+        for player, counts, values in ((self.row_player, self.row_counts, self.row_values),
+                                       (self.column_player, self.column_counts,
+                                        self.column_values)):
+            player.counts = counts.tolist()
+            if isinstance(player, UCB1Player):
+                player.reward_sums = values.tolist()
+                player.rounds = self.rounds_played
+            else:
+                player.regrets = values.tolist()
+        self.stream.state = int(self.rng[0])
+        return self.row_player, self.column_player

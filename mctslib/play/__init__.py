@@ -1,0 +1,1 @@
+"""Matches between players, their statistics and sequential tests."""

@@ -1,0 +1,232 @@
+"""Matches between players, with the first move alternating (UCT chapter onward).
+
+A *player* is anything with ``choose(state) -> move``: a :class:`~mctslib.search.uct.UCTSearch`,
+a :class:`RandomPlayer`, a bot from :mod:`mctslib.bots.uttt`. A match takes *factories*,
+``make(seed=...) -> player``, and builds fresh players for every game, each with its own
+random stream spawned from the match seed: a game's result does not depend on the games
+played before it, so games can run in any order, in parallel, on any executor, and the
+match still gives the same result for the same seed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .._checks import check_int
+from ..games.base import GameState
+from ..progress import progress_bar
+from ..rng import GeneratorSource, make_rng
+from .stats import score_interval
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal move."""
+
+    def __init__(self, seed=None):
+        self.source = GeneratorSource(seed)
+
+    def choose(self, state: GameState):
+        moves = state.legal_moves()
+        return moves[self.source.below(len(moves))]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a match: who moved first, the result for A, and the time each side used."""
+
+    index: int
+    a_moved_first: bool
+    result_for_a: float
+    moves: int
+    seconds_a: float = field(compare=False)
+    seconds_b: float = field(compare=False)
+    moves_a: int = field(compare=False)
+    moves_b: int = field(compare=False)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Games from A's point of view, with a 95% Wilson interval for A's score."""
+
+    wins: int
+    draws: int
+    losses: int
+    records: tuple[GameRecord, ...] = field(default=(), repr=False)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return score_interval(self.wins, self.draws, self.losses)[0]
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return score_interval(self.wins, self.draws, self.losses)[1:]
+
+    def seconds_per_move(self) -> tuple[float, float]:
+        """Measured thinking time per move of A and of B (0 when not recorded)."""
+        def mean(seconds, moves):
+            return seconds / moves if moves else 0.0
+
+        return (mean(sum(r.seconds_a for r in self.records), sum(r.moves_a for r in self.records)),
+                mean(sum(r.seconds_b for r in self.records), sum(r.moves_b for r in self.records)))
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        return (f"{self.games} games: {self.wins} wins, {self.draws} draws, {self.losses} losses; "
+                f"score {self.score:.3f}, 95% interval [{low:.3f}, {high:.3f}]")
+
+    def save(self, path, **parameters) -> None:
+        """Write the result and every parameter that made it to a JSON file."""
+        from .._version import __version__
+
+        low, high = self.interval
+        data = {
+            "mctslib_version": __version__,
+            "parameters": parameters,
+            "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "games": self.games, "score": self.score, "interval_95": [low, high],
+            "seconds_per_move": list(self.seconds_per_move()),
+            "records": [asdict(record) for record in self.records],
+        }
+        Path(path).write_text(json.dumps(data, indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path) -> tuple[MatchResult, dict]:
+        """Read a saved match: ``(result, parameters)``."""
+        data = json.loads(Path(path).read_text())
+        records = tuple(GameRecord(**record) for record in data["records"])
+        return cls(data["wins"], data["draws"], data["losses"], records), data["parameters"]
+
+
+def play_game(players, state: GameState, clock: list | None = None) -> GameState:
+    """Play one game; ``players[p]`` moves when player ``p`` is to move. Returns the final state.
+
+    If ``clock`` is a list ``[seconds_0, seconds_1, moves_0, moves_1]``, the time
+    each player spends choosing is added to it.
+    """
+    while not state.is_terminal():
+        mover = state.player_to_move
+        start = time.perf_counter()
+        move = players[mover].choose(state)
+        if clock is not None:
+            clock[mover] += time.perf_counter() - start
+            clock[2 + mover] += 1
+        state = state.play(move)
+    return state
+
+
+@dataclass(frozen=True)
+class _GameTask:
+    index: int
+    make_a: Callable
+    make_b: Callable
+    start: GameState
+    a_first: bool
+    seed_a: np.random.SeedSequence
+    seed_b: np.random.SeedSequence
+
+
+def _play_task(task: _GameTask) -> GameRecord:
+    """Run one game of a match (a top-level function, so worker processes can run it)."""
+    a, b = task.make_a(seed=make_rng(task.seed_a)), task.make_b(seed=make_rng(task.seed_b))
+    players = (a, b) if task.a_first else (b, a)
+    clock = [0.0, 0.0, 0, 0]
+    final = play_game(players, task.start, clock)
+    a_side = 0 if task.a_first else 1
+    return GameRecord(task.index, task.a_first, final.result(a_side), clock[2] + clock[3],
+                      clock[a_side], clock[1 - a_side], clock[2 + a_side], clock[3 - a_side])
+
+
+def play_match(make_a: Callable, make_b: Callable, start: GameState | Sequence[GameState],
+               games: int, seed=None, jobs: int = 1, executor: Executor | None = None,
+               description: str = "games") -> MatchResult:
+    """Play ``games`` games between A and B, A moving first in the even-numbered games.
+
+    Parameters
+    ----------
+    make_a, make_b : callable(seed=...) -> player
+        Build a player from a random generator passed as the keyword ``seed``,
+        e.g. ``functools.partial(UCTSearch, exploration=1.0, iterations=500)``.
+        With ``jobs > 1`` or an executor they must be picklable (a class, a
+        top-level function, a ``functools.partial`` of one; not a lambda).
+    start : GameState or sequence of GameState
+        The starting position, or a list of openings: game ``i`` starts from
+        opening ``(i // 2) % len(openings)``, so each opening is played twice
+        with the sides swapped.
+    games : int
+        Number of games (>= 1); an even number gives both sides the first move
+        equally often.
+    seed : int, SeedSequence or None
+        The match seed; game ``i`` gives A and B the streams ``2i`` and
+        ``2i + 1`` spawned from it, whatever order games finish in.
+    jobs : int
+        Worker processes when no executor is given (1 plays in this process).
+    executor : concurrent.futures.Executor, optional
+        Any executor (a process pool, or a Dask or Ray cluster's executor); it
+        receives one task per game.
+
+    Returns
+    -------
+    MatchResult
+        Wins, draws and losses for A, and one record per game in game order.
+    """
+    games = check_int("games", games, 1)
+    jobs = check_int("jobs", jobs, 1)
+    openings = [start] if isinstance(start, GameState) else list(start)
+    if not openings:
+        raise ValueError("start must be a position or a non-empty list of openings.")
+    if isinstance(seed, np.random.Generator):
+        raise ValueError("seed must be an int, a SeedSequence or None for a match "
+                         "(each game spawns its own streams from it).")
+    if not isinstance(seed, np.random.SeedSequence):
+        make_rng(seed)  # the same validation and message as everywhere else
+        seed = np.random.SeedSequence(seed)
+    streams = seed.spawn(2 * games)
+    tasks = [_GameTask(i, make_a, make_b, openings[(i // 2) % len(openings)], i % 2 == 0,
+                       streams[2 * i], streams[2 * i + 1]) for i in range(games)]
+    records = _run(tasks, jobs, executor, description)
+    tally = [0, 0, 0]
+    for record in records:
+        tally[{1.0: 0, 0.5: 1, 0.0: 2}[record.result_for_a]] += 1
+    return MatchResult(*tally, records=tuple(records))
+
+
+def _run(tasks, jobs: int, executor: Executor | None, description: str) -> list[GameRecord]:
+    with progress_bar(len(tasks), description, unit="game") as bar:
+        if executor is None and jobs == 1:
+            records = []
+            for task in tasks:
+                records.append(_play_task(task))
+                bar.update(1)
+            return records
+        own_pool = executor is None
+        pool = ProcessPoolExecutor(max_workers=jobs) if own_pool else executor
+        try:
+            futures = [pool.submit(_play_task, task) for task in tasks]
+            records = []
+            for future in as_completed(futures):
+                records.append(future.result())
+                bar.update(1)
+        finally:
+            if own_pool:
+                pool.shutdown(cancel_futures=True)
+    return sorted(records, key=lambda record: record.index)
+
+
+def default_jobs() -> int:
+    """All the cores this process may use (the command line's default)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1

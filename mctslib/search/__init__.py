@@ -1,0 +1,1 @@
+"""Searches: flat Monte Carlo, minimax, UCT, zero-sum solvers, SM-MCTS, Smitsimax."""

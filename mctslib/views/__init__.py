@@ -1,0 +1,1 @@
+"""Figures, live plots, boards and notebook widgets (matplotlib and ipywidgets live here)."""

@@ -1,0 +1,324 @@
+"""The UCB1 table of chapter 3: a reader edits a node's children and watches the rule choose.
+
+Built in two layers, like every widget of the book, so that the teaching
+logic can be tested without a browser:
+
+- pure functions turn numbers into table rows, sentences, plain text and HTML;
+- a thin ``ipywidgets`` class reads its inputs, calls those functions on every
+  change and shows the result.
+
+The widgets are live in JupyterLab. The published book draws them from the
+widget state stored when the notebook was executed, so there they show their
+default state and editing changes nothing (no Python kernel is running). No
+label holds LaTeX: the book's static widget renderer cannot typeset it.
+
+Chapter 3 ("One selection step, by hand") uses :class:`UCB1TableWidget` and
+:func:`ucb1_result_text` (its static text). The other widgets have modules of
+their own: :mod:`mctslib.views.sum15`, :mod:`mctslib.views.uttt_widget`.
+"""
+
+
+from __future__ import annotations
+
+import html
+import math
+import operator
+import string
+from collections.abc import Sequence
+
+import ipywidgets as widgets
+
+from .._checks import check_int, check_real
+from ..learners.ucb1 import SQRT2, UCB1Step, ucb1_step
+
+#: One child as the selection step sees it: (name, wins, visits).
+ChildEntry = tuple[str, float, int]
+
+#: The root of chapter 3, visited N = 10 times: A won 4 of 6 visits, B 1 of 3, C 0 of 1.
+CHAPTER3_CHILDREN: tuple[ChildEntry, ...] = (("A", 4.0, 6), ("B", 1.0, 3), ("C", 0.0, 1))
+
+_COLUMNS = ("child", "wins", "visits", "mean", "bonus", "score")
+# A translucent highlight reads in light and dark themes alike.
+_CHOSEN_STYLE = "background: rgba(255, 190, 0, 0.35); font-weight: bold;"
+_ERROR_STYLE = "border-left: 4px solid #c0392b; padding: 0.4em 0.8em; margin: 0.3em 0;"
+
+
+# ---------------------------------------------------------------------------
+# Pure logic: numbers in, rows / sentences / text / HTML out (no widgets here).
+# ---------------------------------------------------------------------------
+
+def _number(value: float, digits: int) -> str:
+    if math.isnan(value):
+        return "-"  # the mean of a child that was never visited is undefined
+    if math.isinf(value):
+        return "inf"
+    return f"{value:.{digits}f}"
+
+
+def ucb1_table_rows(step: UCB1Step, digits: int = 3) -> list[tuple[str, ...]]:
+    """Cells of the result table: child, wins, visits, mean, bonus, score.
+
+    Means, bonuses and scores are rounded to ``digits`` decimals; an unvisited
+    child shows ``-`` as its mean and ``inf`` as its bonus and score.
+    Chapter 3 ("One selection step, by hand").
+    """
+    return [
+        (row.name, f"{row.wins:g}", str(row.visits), _number(row.mean, digits),
+         _number(row.bonus, digits), _number(row.score, digits))
+        for row in step.rows
+    ]
+
+
+def parent_visits_sentence(step: UCB1Step, digits: int = 3) -> str:
+    """Say where N comes from, e.g. ``N = 6 + 3 + 1 = 10 (...)``, with ln N and c.
+
+    Chapter 3: every visit of the parent after its expansion went through one
+    of its children, so N is the sum of the children's visits.
+    """
+    terms = " + ".join(str(row.visits) for row in step.rows)
+    total = f"{terms} = {step.parent_visits}" if len(step.rows) > 1 else terms
+    sentence = f"N = {total} (the parent's visits are the sum of its children's visits)"
+    if step.parent_visits > 0:  # ln 0 is undefined; with N = 0 no score is needed anyway
+        sentence += f"; ln N = {_number(math.log(step.parent_visits), digits)}"
+    return sentence + f"; c = {_number(step.c, digits)}."
+
+
+def choice_sentence(step: UCB1Step, digits: int = 3) -> str:
+    """One sentence naming the chosen child and why, starting ``chosen: <name>``.
+
+    The reason is one of: never visited (tried before any comparison), a tie
+    (the first child in table order wins), or the highest score (with the
+    runner-up and the margin). Chapter 3 ("One selection step, by hand").
+    """
+    chosen = step.rows[step.chosen]
+    if chosen.visits == 0:
+        return (f"chosen: {chosen.name}, because it has never been visited: an unvisited "
+                f"child is tried before any scores are compared (the first one in table "
+                f"order, if there are several).")
+    score = _number(chosen.score, digits)
+    others = [row for index, row in enumerate(step.rows) if index != step.chosen]
+    tied = [row.name for row in others if row.score == chosen.score]
+    if tied:
+        return (f"chosen: {chosen.name}, because its score {score} is the highest, tied with "
+                f"{', '.join(tied)}; on a tie the first child in table order wins.")
+    if not others:
+        return f"chosen: {chosen.name}, because it is the only child (score {score})."
+    runner_up = max(others, key=lambda row: row.score)
+    margin = chosen.score - runner_up.score
+    # A margin too small to show at `digits` decimals is printed in scientific notation,
+    # so the reader never sees "ahead by 0.000" for two scores that merely look equal.
+    shown = f"{margin:.{digits}f}" if margin >= 0.5 * 10.0**-digits else f"{margin:.1e}"
+    return (f"chosen: {chosen.name}, because its score {score} is the highest, ahead of "
+            f"{runner_up.name} ({_number(runner_up.score, digits)}) by {shown}.")
+
+
+def _error_sentence(error: ValueError) -> str:
+    return f"Cannot score this table: {error} Correct the entry and the table updates."
+
+
+def ucb1_result_text(children: Sequence[ChildEntry], c: float = SQRT2, digits: int = 3) -> str:
+    """The UCB1 table widget's result as plain text (what the book prints statically).
+
+    Parameters
+    ----------
+    children : sequence of (name, wins, visits)
+        As for :func:`mctslib.learners.ucb1.ucb1_step`.
+    c : float
+        Exploration constant, ``>= 0``.
+    digits : int
+        Decimals shown for means, bonuses and scores.
+
+    Returns
+    -------
+    str
+        The N sentence, the table and the choice sentence; for numbers that
+        cannot be scored (wins > visits, negative values, no children), one
+        sentence saying what is wrong instead of a traceback.
+        Chapter 3 ("One selection step, by hand").
+    """
+    digits = check_int("digits", digits, 0)
+    try:
+        step = ucb1_step(children, c)
+    except ValueError as error:
+        return _error_sentence(error)
+    widths = (6, 6, 8, 8, 8, 8)
+    lines = [parent_visits_sentence(step, digits)]
+    for cells in [_COLUMNS, *ucb1_table_rows(step, digits)]:
+        first, *rest = cells
+        lines.append(f"{first:<{widths[0]}}" + "".join(
+            f"{cell:>{width}}" for cell, width in zip(rest, widths[1:], strict=True)))
+    lines.append(choice_sentence(step, digits))
+    return "\n".join(lines)
+
+
+def ucb1_result_html(children: Sequence[ChildEntry], c: float = SQRT2, digits: int = 3) -> str:
+    """The UCB1 table widget's result as HTML: the same content as :func:`ucb1_result_text`.
+
+    The chosen child's row is highlighted; bad numbers give a highlighted
+    message instead of a table. Chapter 3 ("One selection step, by hand").
+    """
+    digits = check_int("digits", digits, 0)
+    try:
+        step = ucb1_step(children, c)
+    except ValueError as error:
+        message = html.escape(_error_sentence(error))
+        return f'<div class="ucb1-error" style="{_ERROR_STYLE}">{message}</div>'
+    header = "".join(f'<th style="padding: 0 0.8em;">{name}</th>' for name in _COLUMNS)
+    body = []
+    for index, cells in enumerate(ucb1_table_rows(step, digits)):
+        style = f' class="ucb1-chosen" style="{_CHOSEN_STYLE}"' if index == step.chosen else ""
+        # Names align left, numbers right, so that decimals line up down a column.
+        tds = "".join(
+            f'<td style="padding: 0 0.8em; text-align: {"left" if column == 0 else "right"};">'
+            f"{html.escape(cell)}</td>" for column, cell in enumerate(cells))
+        body.append(f"<tr{style}>{tds}</tr>")
+    return (
+        f"<p>{html.escape(parent_visits_sentence(step, digits))}<br>"
+        "score = mean + bonus, where bonus = c * sqrt(ln N / visits)</p>"
+        f'<table style="border-collapse: collapse; margin: 0.3em 0;"><thead><tr>{header}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+        f"<p><b>{html.escape(choice_sentence(step, digits))}</b></p>"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Widget plumbing: inputs -> pure functions -> HTML.
+# ---------------------------------------------------------------------------
+
+_NAME_WIDTH, _INPUT_WIDTH = "4em", "8em"
+
+
+class UCB1TableWidget(widgets.VBox):
+    """An editable table of children whose UCB1 scores and choice update on every edit.
+
+    One row per child (its name, wins and visits), an input for the
+    exploration constant ``c``, buttons to add a never-visited child or remove
+    the last one, and a result table (mean, bonus, score, the chosen child
+    highlighted and a sentence saying why). The parent's visits N are the sum
+    of the children's visits. Numbers that cannot be scored show a message
+    inside the widget, never a traceback. Chapter 3 ("One selection step, by hand").
+
+    Parameters
+    ----------
+    rows : sequence of (name, wins, visits)
+        The starting table (default: chapter 3's root, A 4/6, B 1/3, C 0/1).
+    c : float
+        Starting exploration constant (default ``sqrt(2)``, the UCB1 paper's).
+    digits : int
+        Decimals shown for means, bonuses and scores.
+
+    Notes
+    -----
+    CSS classes for browser tests: ``ucb1-wins-<i>`` and ``ucb1-visits-<i>`` on
+    row ``i``'s inputs (from 0), ``ucb1-name-<i>`` on its name, ``ucb1-c`` on
+    the constant, ``ucb1-add`` / ``ucb1-remove`` on the buttons and
+    ``ucb1-result`` on the result, whose text contains ``chosen: <name>``.
+    """
+
+    def __init__(self, rows: Sequence[ChildEntry] = CHAPTER3_CHILDREN, c: float = SQRT2,
+                 digits: int = 3):
+        self._digits = check_int("digits", digits, 0)
+        self.name_labels: list[widgets.Label] = []
+        self.wins_inputs: list[widgets.FloatText] = []
+        self.visits_inputs: list[widgets.IntText] = []
+        self._rows_box = widgets.VBox()
+        self.c_input = widgets.FloatText(
+            value=check_real("c", c), step=0.1, continuous_update=True,
+            description="exploration constant c", style={"description_width": "initial"},
+            layout=widgets.Layout(width="26em"))
+        self.c_input.add_class("ucb1-c")
+        self.c_input.observe(self.refresh, names="value")
+        self.add_button = widgets.Button(description="add a child")
+        self.add_button.add_class("ucb1-add")
+        self.add_button.on_click(lambda _: self.add_child())
+        self.remove_button = widgets.Button(description="remove last child")
+        self.remove_button.add_class("ucb1-remove")
+        self.remove_button.on_click(lambda _: self.remove_child())
+        self.result = widgets.HTML()
+        self.result.add_class("ucb1-result")
+        super().__init__(children=[
+            widgets.HTML("Edit wins and visits; N, the parent's visits, is the sum of the "
+                         "visits. The table below updates on every change."),
+            _table_header(), self._rows_box, self.c_input,
+            widgets.HBox([self.add_button, self.remove_button]), self.result,
+        ])
+        self.add_class("ucb1-table")
+        for entry in rows:
+            name, wins, visits = _entry(entry)
+            self._append_row(name, wins, visits)
+        self.refresh()
+
+    def values(self) -> list[ChildEntry]:
+        """The table as (name, wins, visits) entries, read from the inputs."""
+        return [(label.value, wins.value, visits.value) for label, wins, visits
+                in zip(self.name_labels, self.wins_inputs, self.visits_inputs, strict=True)]
+
+    def refresh(self, change=None) -> None:
+        """Recompute the result from the inputs (called on every edit)."""
+        self.result.value = ucb1_result_html(self.values(), self.c_input.value, self._digits)
+        self.remove_button.disabled = len(self.name_labels) <= 1
+
+    def add_child(self, name: str | None = None, wins: float = 0.0, visits: int = 0) -> None:
+        """Append a child (by default the next free letter, never visited) and rescore."""
+        self._append_row(_next_name(self.name_labels) if name is None else str(name),
+                         wins, visits)
+        self.refresh()
+
+    def remove_child(self) -> None:
+        """Remove the last child and rescore (the last remaining child stays)."""
+        if len(self.name_labels) <= 1:
+            return
+        removed = (self.name_labels.pop(), self.wins_inputs.pop(), self.visits_inputs.pop())
+        self._rows_box.children = self._rows_box.children[:-1]
+        for widget in removed:
+            widget.close()  # free the front-end models, not only the Python objects
+        self.refresh()
+
+    def _append_row(self, name: str, wins: float, visits: int) -> None:
+        index = len(self.name_labels)
+        label = widgets.Label(name, layout=widgets.Layout(width=_NAME_WIDTH))
+        label.add_class(f"ucb1-name-{index}")
+        # Wins step by 0.5 because a draw counts half a win.
+        wins_input = widgets.FloatText(value=wins, step=0.5, continuous_update=True,
+                                       layout=widgets.Layout(width=_INPUT_WIDTH))
+        wins_input.add_class(f"ucb1-wins-{index}")
+        visits_input = widgets.IntText(value=visits, step=1, continuous_update=True,
+                                       layout=widgets.Layout(width=_INPUT_WIDTH))
+        visits_input.add_class(f"ucb1-visits-{index}")
+        for control in (wins_input, visits_input):
+            control.observe(self.refresh, names="value")
+        self.name_labels.append(label)
+        self.wins_inputs.append(wins_input)
+        self.visits_inputs.append(visits_input)
+        self._rows_box.children = (*self._rows_box.children,
+                                   widgets.HBox([label, wins_input, visits_input]))
+
+
+def _table_header() -> widgets.HBox:
+    return widgets.HBox([
+        widgets.HTML("<b>child</b>", layout=widgets.Layout(width=_NAME_WIDTH)),
+        widgets.HTML("<b>wins</b>", layout=widgets.Layout(width=_INPUT_WIDTH)),
+        widgets.HTML("<b>visits</b>", layout=widgets.Layout(width=_INPUT_WIDTH)),
+    ])
+
+
+def _entry(entry) -> ChildEntry:
+    """Check one starting row's shape and types; its values are judged by ucb1_step later."""
+    try:
+        name, wins, visits = entry
+    except (TypeError, ValueError):
+        raise ValueError(f"each row must be (name, wins, visits), got {entry!r}.") from None
+    wins = check_real(f"wins of child {name}", wins)
+    try:
+        visits = operator.index(visits)  # any whole number; negative ones show a message
+    except TypeError:
+        raise ValueError(f"visits of child {name} must be a whole number, got {visits!r}.") from None
+    return str(name), wins, visits
+
+
+def _next_name(labels: Sequence[widgets.Label]) -> str:
+    used = {label.value for label in labels}
+    for letter in string.ascii_uppercase:
+        if letter not in used:
+            return letter
+    return f"child {len(labels) + 1}"
