@@ -30,6 +30,10 @@ the target from our bot's measured time per move, and
 between them (a fixed count buys OpenSpiel less time as a game goes on,
 while a bot on a clock spends its budget on every move). Each reports the
 measured times.
+
+Why one module of about 510 lines: keeping OpenSpiel's state in sync with ours
+(the history search) and calibrating its budget against our bot both need the
+same private translation between the two games, and nothing else uses it.
 """
 
 from __future__ import annotations

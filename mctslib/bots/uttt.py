@@ -41,6 +41,11 @@ The bot itself, :class:`UTTTBot`, keeps the numba search
 (:mod:`mctslib.fast.uttt_uct`) and answers the robust child (most visits),
 or a proven win at once; with the solver it never plays a proven loss while
 another move exists.
+
+Why one module of about 540 lines: the SPEC (:class:`BotSpec`, :func:`parse_spec`)
+and the bot it builds (:class:`UTTTBot`) change together, option by option
+(each option is a field, a parse rule and a branch of the bot); split, every
+new option would touch two files that must agree.
 """
 
 from __future__ import annotations

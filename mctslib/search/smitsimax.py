@@ -43,12 +43,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import check_int, check_real
+from .._checks import check_real
 from ..games.simultaneous_base import PLAYERS, SimultaneousState, check_player
 from ..learners.simultaneous import UCB1Player
 from ..learners.ucb1 import SQRT2
-from ..rng import make_rng
-from .backward_induction import TableProfile, profile_exploitability, solve_game
+from .backward_induction import TableProfile, solve_game
+from .simultaneous_search import SimultaneousSearch
 
 __all__ = ["AgentNode", "BlindGuarantee", "Smitsimax", "blind_floor", "blind_guarantee"]
 
@@ -75,7 +75,7 @@ class AgentNode:
         return np.asarray(self.bandit.average_strategy())
 
 
-class Smitsimax:
+class Smitsimax(SimultaneousSearch):
     """Smitsimax on a simultaneous-move game: one UCB1 tree per agent.
 
     Parameters
@@ -95,25 +95,15 @@ class Smitsimax:
     """
 
     def __init__(self, root: SimultaneousState, c: float = SQRT2, seed=None):
-        if not isinstance(root, SimultaneousState):
-            raise ValueError(
-                f"root must be a simultaneous-move game state such as Goofspiel(), got "
-                f"{type(root).__name__}."
-            )
-        if root.is_terminal():
-            raise ValueError("root must be a state where the game is still on; this one is over.")
-        self.root_state = root
+        super().__init__(root, seed)
+        self._root_state = root
         self.c = check_real("c (UCB1's exploration constant)", c, 0.0)
-        self.rng = make_rng(seed)
         self.roots = [AgentNode(tuple(root.legal_actions(agent)), self.c) for agent in PLAYERS]
-        self.iterations = 0
 
-    def run(self, iterations: int) -> Smitsimax:
-        """Add ``iterations`` iterations; returns the search itself."""
-        for _ in range(check_int("iterations", iterations, 1)):
-            self.iterate()
-        self.iterations += iterations
-        return self
+    @property
+    def root_state(self) -> SimultaneousState:
+        """The state the search started from."""
+        return self._root_state
 
     def iterate(self) -> None:
         """Every tree picks its agent's move, the turn is played, down to the end of the game."""
@@ -188,9 +178,6 @@ class Smitsimax:
         """The two agents' visit-count mixes at their roots."""
         return self.roots[0].strategy(), self.roots[1].strategy()
 
-    def exploitability(self) -> float:
-        """Exact distance of :meth:`profile` from equilibrium, in the game's payoff units."""
-        return profile_exploitability(self.root_state, self.profile())
 
 
 def _strategy(node: AgentNode | None, state: SimultaneousState, agent: int) -> np.ndarray:

@@ -55,12 +55,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._checks import check_int, check_real
+from .._checks import check_real
 from ..games.simultaneous_base import SimultaneousState
 from ..learners.simultaneous import RegretMatchingPlayer, UCB1Player, check_exploration
 from ..learners.ucb1 import SQRT2
-from ..rng import make_rng
-from .backward_induction import TableProfile, profile_exploitability
+from .backward_induction import TableProfile
+from .simultaneous_search import SimultaneousSearch
 
 __all__ = [
     "SELECTIONS",
@@ -129,7 +129,7 @@ def _random_choice(actions: Sequence, rng: np.random.Generator):
     return actions[int(rng.integers(len(actions)))]
 
 
-class SMMCTS:
+class SMMCTS(SimultaneousSearch):
     """Simultaneous-move MCTS on one tree, grown a batch of iterations at a time.
 
     Parameters
@@ -159,13 +159,7 @@ class SMMCTS:
 
     def __init__(self, root: SimultaneousState, selection: str = "duct", c: float = SQRT2,
                  exploration: float = 0.1, backup: str = "mean", seed=None):
-        if not isinstance(root, SimultaneousState):
-            raise ValueError(
-                f"root must be a simultaneous-move game state such as Goofspiel(), got "
-                f"{type(root).__name__}."
-            )
-        if root.is_terminal():
-            raise ValueError("root must be a state where the game is still on; this one is over.")
+        super().__init__(root, seed)
         if selection not in SELECTIONS:
             raise ValueError(
                 f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}."
@@ -179,16 +173,7 @@ class SMMCTS:
         self.exploration = (check_exploration(exploration) if selection == "rm"
                             else check_real("exploration", exploration, 0.0, 1.0))
         self.backup = backup
-        self.rng = make_rng(seed)
         self.root = SMNode(root, selection, self.c, self.exploration)
-        self.iterations = 0
-
-    def run(self, iterations: int) -> SMMCTS:
-        """Add ``iterations`` iterations to the tree; returns the search itself."""
-        for _ in range(check_int("iterations", iterations, 1)):
-            self.iterate()
-        self.iterations += iterations
-        return self
 
     def iterate(self) -> None:
         """One iteration: selection, expansion, simulation, backpropagation."""
@@ -256,6 +241,3 @@ class SMMCTS:
         return (np.asarray(self.root.rules[0].average_strategy()),
                 np.asarray(self.root.rules[1].average_strategy()))
 
-    def exploitability(self) -> float:
-        """Exact distance of :meth:`profile` from equilibrium, in the game's payoff units."""
-        return profile_exploitability(self.root.state, self.profile())

@@ -15,30 +15,21 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
-from .openspiel import openspiel_experiment
+from . import openspiel, statistics, tuning
 from .results import DATA_DIR, NAMES, ExperimentResult, _check_name, experiment_path
-from .statistics import games_needed_experiment
-from .tuning import (
-    budget_experiment,
-    centre_experiment,
-    exploration_experiment,
-    reuse_experiment,
-    solver_experiment,
-    win_taking_experiment,
-)
 
 # ----------------------------------------------------------------------------- registry
 
 #: Experiment name -> function, in the order the chapter uses them.
 EXPERIMENTS = {
-    "budget": budget_experiment,
-    "exploration": exploration_experiment,
-    "win_taking": win_taking_experiment,
-    "solver": solver_experiment,
-    "reuse": reuse_experiment,
-    "centre": centre_experiment,
-    "games_needed": games_needed_experiment,
-    "openspiel": openspiel_experiment,
+    "budget": tuning.budget_experiment,
+    "exploration": tuning.exploration_experiment,
+    "win_taking": tuning.win_taking_experiment,
+    "solver": tuning.solver_experiment,
+    "reuse": tuning.reuse_experiment,
+    "centre": tuning.centre_experiment,
+    "games_needed": statistics.games_needed_experiment,
+    "openspiel": openspiel.openspiel_experiment,
 }
 assert tuple(EXPERIMENTS) == NAMES, "the registry and results.NAMES list the same experiments"
 
