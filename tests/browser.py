@@ -5,7 +5,9 @@
 - a web server for a folder, on 127.0.0.1 only;
 - JupyterLab on 127.0.0.1 with a throw-away configuration, stopped for sure afterwards;
 - headless Chromium (the system one, driven by Playwright) that records every request
-  and lets nothing leave 127.0.0.1.
+  and lets nothing leave 127.0.0.1;
+- what every JupyterLab test does: write throw-away notebooks, open one, Run All, check
+  that no cell raised and that no request left 127.0.0.1.
 
 The fixtures that use these live in ``conftest.py``.
 """
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import nbformat
 import pytest
 import yaml
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -369,7 +372,7 @@ def chromium(playwright, user_data_dir: Path):
         context.close()
 
 
-# --- JupyterLab page helpers shared by the JupyterLab tests ---
+# ------------------------------------------------------------ JupyterLab pages (test_jupyterlab_*)
 
 KERNEL_IDLE_JS = """() => {
   const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -402,3 +405,70 @@ def wait_for(page, condition: str, timeout_ms: int, failure: str) -> None:
         page.wait_for_function(condition, timeout=timeout_ms, polling=250)
     except PlaywrightTimeout:
         pytest.fail(f"{failure} (waited {timeout_ms / 1000:.0f} s)")
+
+
+def code_notebook(code: str) -> nbformat.NotebookNode:
+    """A notebook of one code cell holding ``code``, for the default Python kernel."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(code)]
+    notebook.metadata["kernelspec"] = {
+        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    return notebook
+
+
+@contextmanager
+def jupyterlab_on(notebooks: dict[str, nbformat.NotebookNode], tmp_path_factory, name: str):
+    """JupyterLab on a temporary folder holding only ``notebooks`` (file name: notebook).
+
+    The folder, like everything JupyterLab writes, is a temporary one named after ``name``:
+    a test never writes into the repository.
+    """
+    folder = tmp_path_factory.mktemp(f"{name}-notebooks")
+    for filename, notebook in notebooks.items():
+        nbformat.write(notebook, folder / filename)
+    with jupyterlab(folder, tmp_path_factory.mktemp(f"jupyterlab-{name}")) as server:
+        yield server
+
+
+def open_and_run_all(context, lab: LabServer, notebook: str, run_timeout_ms: int,
+                     clear_outputs: bool = False):
+    """A new page showing ``notebook`` after Run All; fails if a cell raised.
+
+    With ``clear_outputs`` the stored outputs are cleared first, so that only what this
+    run produced counts.
+    """
+    page = context.new_page()
+    # A workspace of its own: the default one would reopen another test's notebook too.
+    workspace = notebook.removesuffix(".ipynb")
+    page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/{notebook}?token={lab.token}")
+    wait_for(page, KERNEL_IDLE_JS, 60_000, f"{notebook} did not open with an idle kernel")
+    if clear_outputs:
+        click_menu(page, "Edit", "editmenu:clear-all")
+    click_menu(page, "Run", "runmenu:run-all")
+    wait_for(page, RUN_ALL_OVER_JS, run_timeout_ms, f"Run All on {notebook} did not finish")
+    errors = [
+        f"cell {index}: {output['ename']}: {output['evalue']}"
+        for index, cell in enumerate(page.evaluate(NOTEBOOK_JSON_JS)["cells"])
+        for output in cell.get("outputs", [])
+        if output["output_type"] == "error"
+    ]
+    assert not errors, f"{notebook} raised in JupyterLab:\n" + "\n".join(errors)
+    return page
+
+
+def assert_stayed_local(network: NetworkLog) -> None:
+    """Fail, listing them, if any of the browser's requests left 127.0.0.1."""
+    outside = [url for url in network.requests if not is_local(url)]
+    assert not outside, "JupyterLab's page fetched from outside 127.0.0.1:\n" + "\n".join(outside)
+
+
+def finish_page(page, network: NetworkLog, shot: Path, selector: str | None = None) -> None:
+    """Screenshot the page (or the element ``selector``) to ``shot``, then close it.
+
+    Fails first if any of the browser's requests left 127.0.0.1; the screenshot is taken
+    before, so that it is there to look at either way.
+    """
+    (page.locator(selector) if selector else page).screenshot(path=str(shot))
+    print(f"\nscreenshot: {shot}")
+    assert_stayed_local(network)
+    page.close()

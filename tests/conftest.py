@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from browser import BUILD_HTML, CHROMIUM, TocPage, toc_pages
+from browser import BUILD_HTML, CHROMIUM, TocPage, chromium, toc_pages
 
 # Screenshots go to a temporary folder (never into the repository); the run's summary says where.
 _screenshot_dirs: list[Path] = []
@@ -58,6 +58,13 @@ def playwright(chromium_path):
 
     with sync_playwright() as driver:
         yield driver
+
+
+@pytest.fixture(scope="module")
+def lab_browser(playwright, tmp_path_factory):
+    """Headless Chromium for one JupyterLab test module: ``(context, NetworkLog)``."""
+    with chromium(playwright, tmp_path_factory.mktemp("chromium-lab")) as (context, network):
+        yield context, network
 
 
 @pytest.fixture(scope="session")

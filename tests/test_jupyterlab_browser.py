@@ -20,23 +20,14 @@ from __future__ import annotations
 import math
 
 import pytest
-from browser import (
-    KERNEL_IDLE_JS,
-    NOTEBOOK_JSON_JS,
-    REPO,
-    RUN_ALL_OVER_JS,
-    chromium,
-    click_menu,
-    is_local,
-    jupyterlab,
-    wait_for,
-)
+from browser import REPO, assert_stayed_local, jupyterlab, open_and_run_all, wait_for
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "03_ucb1_by_hand.ipynb"
 RUN_TIMEOUT_MS = 120_000
+
 
 def ucb1_choice(wins, visits, c):
     """The child UCB1 descends into: highest mean + c * sqrt(ln N / n) (first on ties)."""
@@ -61,12 +52,6 @@ def lab(tmp_path_factory):
         yield server
 
 
-@pytest.fixture(scope="module")
-def lab_browser(playwright, tmp_path_factory):
-    with chromium(playwright, tmp_path_factory.mktemp("chromium-lab")) as (context, network):
-        yield context, network
-
-
 def widget_input(page, css_class: str):
     """The <input> of the widget with ``css_class`` (the class sits on its outer div)."""
     return page.locator(f".{css_class} input, input.{css_class}").first
@@ -74,20 +59,8 @@ def widget_input(page, css_class: str):
 
 def test_run_all_then_edit_the_ucb1_table(lab, lab_browser, screenshot_dir):
     context, network = lab_browser
-    page = context.new_page()
-    page.goto(f"{lab.url}/lab/tree/{NOTEBOOK}?token={lab.token}")
-    wait_for(page, KERNEL_IDLE_JS, 60_000, f"{NOTEBOOK} did not open with an idle kernel")
-
-    click_menu(page, "Edit", "editmenu:clear-all")  # the stored outputs must not count
-    click_menu(page, "Run", "runmenu:run-all")
-    wait_for(page, RUN_ALL_OVER_JS, RUN_TIMEOUT_MS, f"Run All on {NOTEBOOK} did not finish")
-    errors = [
-        f"cell {index}: {output['ename']}: {output['evalue']}"
-        for index, cell in enumerate(page.evaluate(NOTEBOOK_JSON_JS)["cells"])
-        for output in cell.get("outputs", [])
-        if output["output_type"] == "error"
-    ]
-    assert not errors, f"{NOTEBOOK} raised in JupyterLab:\n" + "\n".join(errors)
+    # Cleared first: the stored outputs must not count.
+    page = open_and_run_all(context, lab, NOTEBOOK, RUN_TIMEOUT_MS, clear_outputs=True)
 
     has_table = "() => document.querySelector('.ucb1-result') !== null"
     wait_for(page, has_table, 15_000, "no UCB1 table (an element with class ucb1-result)")
@@ -121,6 +94,5 @@ def test_run_all_then_edit_the_ucb1_table(lab, lab_browser, screenshot_dir):
         f"after setting C's visits to 2 the table says {result.inner_text()!r}"
     )
 
-    outside = [url for url in network.requests if not is_local(url)]
-    assert not outside, "JupyterLab's page fetched from outside 127.0.0.1:\n" + "\n".join(outside)
+    assert_stayed_local(network)
     page.close()

@@ -17,18 +17,8 @@ from __future__ import annotations
 
 import re
 
-import nbformat
 import pytest
-from browser import (
-    KERNEL_IDLE_JS,
-    NOTEBOOK_JSON_JS,
-    RUN_ALL_OVER_JS,
-    chromium,
-    click_menu,
-    is_local,
-    jupyterlab,
-    wait_for,
-)
+from browser import code_notebook, finish_page, jupyterlab_on, open_and_run_all, wait_for
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
@@ -36,20 +26,10 @@ pytestmark = pytest.mark.browser
 NOTEBOOK = "sum15_widget.ipynb"
 ITERATIONS, SEED = 2000, 2026
 PICKS = 3
+RUN_TIMEOUT_MS = 60_000
 REPLY_TIMEOUT_MS = 15_000
 # The reader's preference when there is no threat to block: the centre, then corners.
 PREFERENCE = (5, 2, 4, 6, 8, 1, 3, 7, 9)
-
-
-def widget_notebook() -> nbformat.NotebookNode:
-    notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell(
-        "from mctslib.views.ucb1_table import Sum15Widget\n\n"
-        f"Sum15Widget(iterations={ITERATIONS}, seed={SEED})"
-    )]
-    notebook.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    return notebook
 
 
 def numbers_in(text: str) -> list[int]:
@@ -75,16 +55,10 @@ def test_next_pick_blocks_a_threat():
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab on a folder holding only the widget notebook; always stopped."""
-    folder = tmp_path_factory.mktemp("sum15-notebook")
-    nbformat.write(widget_notebook(), folder / NOTEBOOK)
-    with jupyterlab(folder, tmp_path_factory.mktemp("jupyterlab-sum15")) as server:
+    notebook = code_notebook("from mctslib.views.sum15 import Sum15Widget\n\n"
+                             f"Sum15Widget(iterations={ITERATIONS}, seed={SEED})")
+    with jupyterlab_on({NOTEBOOK: notebook}, tmp_path_factory, "sum15") as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def lab_browser(playwright, tmp_path_factory):
-    with chromium(playwright, tmp_path_factory.mktemp("chromium-sum15")) as (context, network):
-        yield context, network
 
 
 def read_board(page) -> tuple[list[int], list[int], list[int], str | None]:
@@ -97,15 +71,7 @@ def read_board(page) -> tuple[list[int], list[int], list[int], str | None]:
 
 def test_run_all_then_play_three_numbers(lab, lab_browser, screenshot_dir):
     context, network = lab_browser
-    page = context.new_page()
-    page.goto(f"{lab.url}/lab/tree/{NOTEBOOK}?token={lab.token}")
-    wait_for(page, KERNEL_IDLE_JS, 60_000, f"{NOTEBOOK} did not open with an idle kernel")
-    click_menu(page, "Run", "runmenu:run-all")
-    wait_for(page, RUN_ALL_OVER_JS, 60_000, "Run All on the widget notebook did not finish")
-    errors = [f"{output['ename']}: {output['evalue']}"
-              for cell in page.evaluate(NOTEBOOK_JSON_JS)["cells"]
-              for output in cell.get("outputs", []) if output["output_type"] == "error"]
-    assert not errors, "the widget cell raised:\n" + "\n".join(errors)
+    page = open_and_run_all(context, lab, NOTEBOOK, RUN_TIMEOUT_MS)
     wait_for(page, "() => document.querySelector('img.sum15-bars') !== null", 15_000,
              "no sum15 widget on the page (an <img> with class sum15-bars)")
     page.locator(".sum15-status").scroll_into_view_if_needed()
@@ -132,9 +98,4 @@ def test_run_all_then_play_three_numbers(lab, lab_browser, screenshot_dir):
         assert not set(human) & set(bot) and pick not in free
         print(f"\npick {turn}: reader {human}, bot {bot}; status: {status}")
 
-    shot = screenshot_dir / "jupyterlab-sum15-widget.png"
-    page.locator(".sum15-widget").screenshot(path=str(shot))
-    print(f"screenshot of the widget: {shot}")
-    outside = [url for url in network.requests if not is_local(url)]
-    assert not outside, "JupyterLab's page fetched from outside 127.0.0.1:\n" + "\n".join(outside)
-    page.close()
+    finish_page(page, network, screenshot_dir / "jupyterlab-sum15-widget.png", ".sum15-widget")

@@ -21,18 +21,8 @@ from __future__ import annotations
 import re
 import time
 
-import nbformat
 import pytest
-from browser import (
-    KERNEL_IDLE_JS,
-    NOTEBOOK_JSON_JS,
-    RUN_ALL_OVER_JS,
-    chromium,
-    click_menu,
-    is_local,
-    jupyterlab,
-    wait_for,
-)
+from browser import code_notebook, finish_page, jupyterlab_on, open_and_run_all, wait_for
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from mctslib.rng import make_rng
@@ -43,6 +33,7 @@ THREE_MOVES = "uttt_three_moves.ipynb"
 FULL_GAME = "uttt_full_game.ipynb"
 ITERATIONS, SEED = 200, 2026
 FULL_GAME_ITERATIONS = 50  # a weak, quick bot: the full game is about clicking, not strength
+RUN_TIMEOUT_MS = 90_000
 REPLY_TIMEOUT_MS = 20_000
 #: What the status line says when a game is over (UTTTMatch.result_sentence).
 GAME_OVER = re.compile(r"You win|The bot wins|Draw")
@@ -61,45 +52,26 @@ READ_WIDGET_JS = """() => {
 }"""
 
 
-def widget_notebook(arguments: str) -> nbformat.NotebookNode:
-    notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell(
-        f"from mctslib.views.uttt_widget import UTTTWidget\n\nUTTTWidget({arguments})")]
-    notebook.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    return notebook
+def widget_notebook(arguments: str):
+    """A notebook whose one cell shows ``UTTTWidget(arguments)``."""
+    return code_notebook(
+        f"from mctslib.views.uttt_widget import UTTTWidget\n\nUTTTWidget({arguments})")
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab on a folder holding only the two widget notebooks; always stopped."""
-    folder = tmp_path_factory.mktemp("uttt-notebooks")
-    nbformat.write(widget_notebook(f"iterations={ITERATIONS}, seed={SEED}"), folder / THREE_MOVES)
-    nbformat.write(widget_notebook(f"side='O', iterations={FULL_GAME_ITERATIONS}, seed={SEED}"),
-                   folder / FULL_GAME)
-    with jupyterlab(folder, tmp_path_factory.mktemp("jupyterlab-uttt")) as server:
+    notebooks = {
+        THREE_MOVES: widget_notebook(f"iterations={ITERATIONS}, seed={SEED}"),
+        FULL_GAME: widget_notebook(f"side='O', iterations={FULL_GAME_ITERATIONS}, seed={SEED}"),
+    }
+    with jupyterlab_on(notebooks, tmp_path_factory, "uttt") as server:
         yield server
 
 
-@pytest.fixture(scope="module")
-def lab_browser(playwright, tmp_path_factory):
-    with chromium(playwright, tmp_path_factory.mktemp("chromium-uttt")) as (context, network):
-        yield context, network
-
-
-def open_and_run_all(context, lab, notebook: str):
+def open_widget(context, lab, notebook: str):
     """A page showing ``notebook`` after Run All, scrolled to the widget; fails on errors."""
-    page = context.new_page()
-    # A workspace of its own: the default one would reopen the other test's notebook too.
-    workspace = notebook.removesuffix(".ipynb")
-    page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/{notebook}?token={lab.token}")
-    wait_for(page, KERNEL_IDLE_JS, 60_000, f"{notebook} did not open with an idle kernel")
-    click_menu(page, "Run", "runmenu:run-all")
-    wait_for(page, RUN_ALL_OVER_JS, 90_000, f"Run All on {notebook} did not finish")
-    errors = [f"{output['ename']}: {output['evalue']}"
-              for cell in page.evaluate(NOTEBOOK_JSON_JS)["cells"]
-              for output in cell.get("outputs", []) if output["output_type"] == "error"]
-    assert not errors, "the widget cell raised:\n" + "\n".join(errors)
+    page = open_and_run_all(context, lab, notebook, RUN_TIMEOUT_MS)
     wait_for(page, "() => document.querySelectorAll('button[class*=\"uttt-cell-\"]').length "
              "=== 81 && document.querySelector('img.uttt-bars') !== null", 20_000,
              "no UTTT widget on the page (81 cell buttons and an <img> with class uttt-bars)")
@@ -138,14 +110,9 @@ def click_and_wait(page, move: int, marks_before: int, bars_before: str) -> floa
     return time.perf_counter() - start
 
 
-def assert_stayed_local(network) -> None:
-    outside = [url for url in network.requests if not is_local(url)]
-    assert not outside, "JupyterLab's page fetched from outside 127.0.0.1:\n" + "\n".join(outside)
-
-
 def test_run_all_then_play_three_moves(lab, lab_browser, screenshot_dir):
     context, network = lab_browser
-    page = open_and_run_all(context, lab, THREE_MOVES)
+    page = open_widget(context, lab, THREE_MOVES)
     rng = make_rng(SEED)
 
     marks, enabled, status, bars = read_widget(page)
@@ -165,16 +132,12 @@ def test_run_all_then_play_three_moves(lab, lab_browser, screenshot_dir):
         print(f"\nmove {turn}: reader {move}, bot {sorted(new - {move})}, {seconds:.2f} s; "
               f"status: {status}")
 
-    shot = screenshot_dir / "jupyterlab-uttt-three-moves.png"
-    page.locator(".uttt-widget").screenshot(path=str(shot))
-    print(f"screenshot of the widget: {shot}")
-    assert_stayed_local(network)
-    page.close()
+    finish_page(page, network, screenshot_dir / "jupyterlab-uttt-three-moves.png", ".uttt-widget")
 
 
 def test_a_full_game_in_the_browser(lab, lab_browser, screenshot_dir):
     context, network = lab_browser
-    page = open_and_run_all(context, lab, FULL_GAME)
+    page = open_widget(context, lab, FULL_GAME)
     rng = make_rng(SEED + 1)
 
     marks, enabled, status, bars = read_widget(page)
@@ -194,8 +157,4 @@ def test_a_full_game_in_the_browser(lab, lab_browser, screenshot_dir):
     assert enabled == [], "cells are still enabled after the end"
     print(f"\nfull game: {clicks} clicks, {len(marks)} marks, {seconds:.1f} s; status: {status}")
 
-    shot = screenshot_dir / "jupyterlab-uttt-full-game.png"
-    page.locator(".uttt-widget").screenshot(path=str(shot))
-    print(f"screenshot of the finished game: {shot}")
-    assert_stayed_local(network)
-    page.close()
+    finish_page(page, network, screenshot_dir / "jupyterlab-uttt-full-game.png", ".uttt-widget")

@@ -9,6 +9,7 @@ expected legal cells and sentences worked out by hand.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -20,6 +21,7 @@ from mctslib.views.uttt_board import HIGHLIGHT_COLOUR, MARK_COLOURS
 from mctslib.views.uttt_match import (
     UTTTMatch,
     root_child_stats,
+    spec_bot_factory,
     uct_bot_factory,
     uttt_bot_reply,
     uttt_reply_figure,
@@ -317,8 +319,11 @@ def test_bad_parameters_are_sentences():
         UTTTMatch(bot=42)
     with pytest.raises(ValueError, match="still on"):
         UTTTMatch(start=UltimateTicTacToe.from_moves(random_game(0)))
-    with pytest.raises(ValueError, match="think_ms must be between 10 and 3000"):
+    with pytest.raises(ValueError, match=r"think_ms must be between min_ms \(10\) and max_ms "
+                                         r"\(3000\), got 5000"):
         UTTTWidget(think_ms=5000)
+    with pytest.raises(ValueError, match=r"iterations must be between min_iterations \(10\)"):
+        UTTTWidget(iterations=5)
 
 
 def test_a_bot_factory_is_called_with_the_budget_and_the_shared_generator():
@@ -342,6 +347,44 @@ def test_the_numba_bot_from_a_spec():
     again = UTTTMatch(bot="uct:c=0.5,scale=pm1,solver=on", iterations=500, seed=1)
     again.click(CENTRE)
     assert visits_of(again.bot_reply()) == visits_of(reply)
+
+
+# Every option on and off somewhere, both scales, every form of budget the widget replaces
+# (odd numbers, so that a budget left in the description would show), a small pool.
+SPECS = [
+    "uct",
+    "uct:c=0.4,wins=on,solver=on,reuse=on,centre=on,capacity=5000",
+    "uct:c=0,scale=pm1,iters=1234,solver=on,capacity=5000",
+    "uct:c=2.5,ms=321,wins=on,reuse=on,capacity=5000",
+    "uct:ms=321,first_ms=4321,centre=on,scale=pm1,capacity=5000",
+    "uct:first_ms=4321,wins=off,solver=on,reuse=off,centre=on,capacity=5000",
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_spec_bots_description_is_its_spec_without_the_replaced_budget(spec):
+    from mctslib.bots.uttt import parse_spec
+
+    factory = spec_bot_factory(spec)
+    prefix = "the numba bot "
+    assert factory.description.startswith(prefix)
+    described = factory.description.removeprefix(prefix)
+    for budget in ("iters", "ms=", "first_ms", "1234", "4321", "321"):
+        assert budget not in described, f"{budget!r} in {factory.description!r}"
+    # The rest is a SPEC which, given the widget's budget (the same ms for the first move
+    # too), is the very bot the factory builds: no option claimed that it lacks, none missing.
+    for iterations, ms in ((7, None), (None, 55.0)):
+        bot = factory(iterations=iterations, ms=ms, seed=make_rng(1))
+        assert dataclasses.replace(parse_spec(described), iterations=iterations, ms=ms,
+                                   first_ms=ms) == bot.spec
+
+
+def test_the_widget_names_a_spec_bot_by_its_options_not_the_specs_budget():
+    widget = UTTTWidget(bot="uct:c=0.4,iters=5000,solver=on,capacity=5000", iterations=FAST)
+    intro = widget.children[0].value
+    assert ("The bot: the numba bot uct:c=0.4,scale=01,wins=off,solver=on,reuse=off,"
+            "centre=off,capacity=5000.") in intro
+    assert "5000 iterations" not in intro and "iters" not in intro
 
 
 # --- the widget ---------------------------------------------------------------------------------

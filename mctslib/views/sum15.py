@@ -19,7 +19,7 @@ from ..games.sum15 import TRIPLES, SumToFifteen, numbers_of
 from ..rng import GeneratorSource
 from ..search.uct import ChildStats, UCTSearch
 from .bot_match import BotMatchTurns, BotMatchWidget
-from .plotting import WIDGET_BARS_PIXELS, draw_root_bars, widget_bars_png
+from .plotting import WIDGET_BARS_PIXELS, draw_root_bars
 
 # ===========================================================================
 # The UCT chapter: play "pick numbers summing to 15" against the search.
@@ -204,7 +204,11 @@ class Sum15Match(BotMatchTurns):
     def is_free(self, number: int) -> bool:
         return number in self.state.legal_moves()
 
-    # -- actions -----------------------------------------------------------------------
+    def budget_text(self) -> str:
+        """The budget in words, e.g. ``"2,000 iterations"``."""
+        return f"{self.iterations:,} iterations"
+
+    # -- actions (the rest of click and bot_reply: BotMatchTurns) -----------------------
     def click(self, number: int) -> bool:
         """The reader picks ``number``; returns True if it was played.
 
@@ -214,30 +218,29 @@ class Sum15Match(BotMatchTurns):
         number = check_int("number", number, 1)
         if number > 9:
             raise ValueError(f"number must be a whole number from 1 to 9, got {number}.")
-        if self._refuse_click():
-            return False
-        if not self.is_free(number):
-            self.status = f"{number} is already taken: pick a free number."
-            return False
-        self.state = self.state.play(number)
-        self.status = (f"You picked {number}. {self.result_sentence()}" if self.is_over else
-                       f"You picked {number}. The bot is thinking "
-                       f"({self.iterations:,} iterations)...")
-        return True
+        return self._take_click(number)
 
-    def bot_reply(self) -> BotReply | None:
-        """Let the bot search and pick, if it is its turn; returns its reply (else None)."""
-        if not self.bot_to_move:
-            return None
-        reply = sum15_bot_reply(self.state, self.iterations, self.source, self.exploration)
-        self.state = self.state.play(reply.move)
-        self.last_reply = reply
+    def _why_not(self, number: int) -> str | None:
+        return None if self.is_free(number) else f"{number} is already taken: pick a free number."
+
+    def _play(self, number: int, reply: BotReply | None) -> None:
+        self.state = self.state.play(number)
+        if reply is not None:  # the reader's pick keeps the bars of the bot's last reply
+            self.last_reply = reply
+
+    def _search(self) -> BotReply:
+        return sum15_bot_reply(self.state, self.iterations, self.source, self.exploration)
+
+    def _you_did(self, number: int) -> str:
+        return f"picked {number}"
+
+    def _reply_sentence(self, reply: BotReply) -> str:
         share = next(c.visits for c in reply.stats if c.move == reply.move) / reply.iterations
-        picked = (f"The bot picked {reply.move} (the most visited number: {share:.0%} of its "
-                  f"{reply.iterations:,} iterations).")
-        self.status = (f"{picked} {self.result_sentence()}" if self.is_over
-                       else f"{picked} Your turn.")
-        return reply
+        return (f"The bot picked {reply.move} (the most visited number: {share:.0%} of its "
+                f"{reply.iterations:,} iterations).")
+
+    def _your_turn(self) -> str:
+        return "Your turn."
 
     def result_sentence(self) -> str:
         winner = self.state.winner()
@@ -247,23 +250,13 @@ class Sum15Match(BotMatchTurns):
         return f"{who}: {_sum_sentence(self._mask(winner))}."
 
 
-_NO_REPLY_NOTE = ("After each reply of the bot, its search shows here:\n"
-                  "one bar per candidate number (visits), its mean result on top.")
-
-
-def _png(reply: BotReply | None) -> bytes:
-    """The bars of a reply as PNG bytes (:func:`mctslib.views.plotting.widget_bars_png`)."""
-    draw = None if reply is None else (lambda ax: _draw_reply(ax, reply))
-    return widget_bars_png(draw, _NO_REPLY_NOTE)
-
-
 def _holding_html(who: str, numbers: Sequence[int], colour: str) -> str:
     shown = ", ".join(map(str, numbers)) if numbers else "nothing yet"
     return (f'<span style="color: {colour}; font-weight: bold;">{who}</span> '
             f'{html.escape(shown)}')
 
 
-class Sum15Widget(BotMatchWidget, widgets.VBox):
+class Sum15Widget(BotMatchWidget):
     """Play "pick numbers summing to 15" against UCT and watch where its budget went.
 
     Nine number buttons (taken ones disabled; the reader's blue, the bot's
@@ -273,7 +266,9 @@ class Sum15Widget(BotMatchWidget, widgets.VBox):
     number with the mean result for the bot on top. The bot is
     :class:`~mctslib.search.uct.UCTSearch` with c = 1 (``exploration``), replying
     at once after each pick of the reader; its random numbers come from one
-    stream seeded with ``seed``, continued by every new game.
+    stream seeded with ``seed``, continued by every new game. The status line,
+    the bars, the buttons' wiring and the redrawing come from
+    :class:`~mctslib.views.bot_match.BotMatchWidget`.
     UCT chapter ("pick numbers summing to 15").
 
     Parameters
@@ -298,42 +293,30 @@ class Sum15Widget(BotMatchWidget, widgets.VBox):
     ``sum15-budget`` and ``sum15-starter``.
     """
 
+    no_reply_note = ("After each reply of the bot, its search shows here:\n"
+                     "one bar per candidate number (visits), its mean result on top.")
+    draw_reply = staticmethod(_draw_reply)
+
     def __init__(self, iterations: int = SUM15_ITERATIONS, seed=SUM15_SEED,
                  exploration: float = SUM15_EXPLORATION, bot_starts: bool = False,
                  min_iterations: int = 100, max_iterations: int = 20_000):
-        min_iterations = check_int("min_iterations", min_iterations, 1)
-        max_iterations = check_int("max_iterations", max_iterations, min_iterations)
-        iterations = check_int("iterations", iterations, 1)
-        if not min_iterations <= iterations <= max_iterations:
-            raise ValueError(f"iterations must be between min_iterations ({min_iterations}) "
-                             f"and max_iterations ({max_iterations}), got {iterations}.")
-        self.match = Sum15Match(iterations, seed, exploration, bot_starts)
+        self.budget = self._budget_slider(
+            "sum15-budget", ("iterations", "min_iterations", "max_iterations"), iterations,
+            min_iterations, max_iterations, step=100, description="bot's iterations per reply")
+        match = Sum15Match(iterations, seed, exploration, bot_starts)
         self.number_buttons = {n: self._number_button(n) for n in range(1, 10)}
         self.human_label = widgets.HTML()
         self.human_label.add_class("sum15-human")
         self.bot_label = widgets.HTML()
         self.bot_label.add_class("sum15-bot")
-        self.status = widgets.HTML()
-        self.status.add_class("sum15-status")
+        self.starter = self._new_game_toggle(
+            "sum15-starter", [("you", False), ("the bot", True)], match.bot_starts)
         # Shown at its own pixel size (scaled up, the text would blur), narrower on a small page.
-        self.bars = widgets.Image(format="png", layout=widgets.Layout(
-            width=f"{WIDGET_BARS_PIXELS[0]}px", max_width="100%", height="auto"))
-        self.bars.add_class("sum15-bars")
-        self.budget = widgets.IntSlider(
-            value=iterations, min=min_iterations, max=max_iterations, step=100,
-            description="bot's iterations per reply", style={"description_width": "initial"},
-            layout=widgets.Layout(width="34em"))
-        self.budget.add_class("sum15-budget")
-        self.budget.observe(self._budget_changed, names="value")
-        self.starter = widgets.ToggleButtons(
-            options=[("you", False), ("the bot", True)], value=self.match.bot_starts,
-            style={"button_width": "6em"})
-        self.starter.add_class("sum15-starter")
-        self.starter.observe(lambda change: self.new_game(), names="value")
-        self.new_button = widgets.Button(description="new game")
-        self.new_button.add_class("sum15-new")
-        self.new_button.on_click(lambda _: self.new_game())
-        super().__init__(children=[
+        super().__init__(match, "sum15", bars_layout={
+            "width": f"{WIDGET_BARS_PIXELS[0]}px", "max_width": "100%", "height": "auto"})
+
+    def _children(self) -> list[widgets.Widget]:
+        return [
             widgets.HTML("Take turns picking numbers 1 to 9; nobody may pick a number twice. "
                          "The first to hold three numbers that sum to 15 wins."),
             widgets.HBox(list(self.number_buttons.values())),
@@ -343,15 +326,11 @@ class Sum15Widget(BotMatchWidget, widgets.VBox):
             widgets.HBox([self.new_button, widgets.HTML("&nbsp;" * 4 + "first pick:&nbsp;"),
                           self.starter]),
             self.budget,
-        ])
-        self.add_class("sum15-widget")
-        self.new_game_toggle = self.starter  # a new game starts with its choice of first pick
-        self._play_bot_if_its_turn()
+        ]
 
-    def refresh(self) -> None:
-        """Show the match: buttons, holdings, status and (if a new reply) the bars."""
+    def _show_board(self) -> None:
+        """The buttons and what each side holds (the rest of refresh: BotMatchWidget)."""
         match = self.match
-        self._show_reply_bars(_png)
         humans, bots = set(match.human_numbers), set(match.bot_numbers)
         # During the bot's search and after the end every button is off, so a click the
         # browser sends meanwhile cannot queue up a pick.
@@ -365,7 +344,6 @@ class Sum15Widget(BotMatchWidget, widgets.VBox):
             button.style.text_color = "white" if colour else None
         self.human_label.value = _holding_html("You hold:", sorted(humans), _HUMAN_COLOUR)
         self.bot_label.value = _holding_html("The bot holds:", sorted(bots), _BOT_COLOUR)
-        self.status.value = f"<b>{html.escape(match.status)}</b>"
 
     def _budget_changed(self, change) -> None:
         self.match.iterations = change["new"]

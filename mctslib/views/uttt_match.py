@@ -27,10 +27,7 @@ from ..rng import make_rng
 from ..search.uct import ChildStats, UCTSearch
 from .bot_match import BotMatchTurns
 from .plotting import draw_root_bars
-from .uttt_board import (
-    SCORING_NAMES,
-    draw_uttt,
-)
+from .uttt_board import SCORING_NAMES, draw_uttt
 
 __all__ = [
     "UTTT_EXPLORATION",
@@ -83,7 +80,8 @@ def spec_bot_factory(spec) -> BotFactory:
     The widget's budget replaces the SPEC's (``iters``, ``ms``; the first
     move gets the same ``ms`` as the others: the reader waits the same time
     every move). Everything else (``c``, ``scale``, ``wins``, ``solver``,
-    ``reuse``, ``centre``, ``capacity``) is kept.
+    ``reuse``, ``centre``, ``capacity``) is kept; the ``description`` is that
+    SPEC without a budget. Chapter "Ultimate Tic-Tac-Toe: tuning a real bot".
     """
     from ..bots.uttt import parse_spec  # numba is loaded only when a numba bot is asked for
 
@@ -95,7 +93,9 @@ def spec_bot_factory(spec) -> BotFactory:
         budget = dataclasses.replace(spec, iterations=iterations, ms=ms, first_ms=ms)
         return budget(seed=seed)
 
-    factory.description = f"the numba bot {spec}"
+    # str(spec) spells out every option but also a budget the bots never get: cut one out.
+    options = str(dataclasses.replace(spec, iterations=1, ms=None, first_ms=None))
+    factory.description = f"the numba bot {options.replace(',iters=1,', ',')}"
     return factory
 
 
@@ -394,7 +394,7 @@ class UTTTMatch(BotMatchTurns):
             return ()
         return self.state.legal_moves()
 
-    # -- actions ----------------------------------------------------------------------
+    # -- actions (the rest of click and bot_reply: BotMatchTurns) --------------------
     def click(self, move: int) -> bool:
         """The reader plays ``move`` (``9 * row + col``); returns True if it was played.
 
@@ -405,29 +405,7 @@ class UTTTMatch(BotMatchTurns):
         if move > 80:
             raise ValueError(f"move (9 * row + col) must be a whole number from 0 to 80, "
                              f"got {move}.")
-        if self._refuse_click():
-            return False
-        reason = self._illegal_reason(move)
-        if reason:
-            self.status = f"{reason} Please {self._where_to_play()}"
-            return False
-        self._push(move, None)
-        self.status = (f"You played {_cell_name(move)}. {self.result_sentence()}" if self.is_over
-                       else f"You played {_cell_name(move)}. The bot is thinking "
-                            f"({self.budget_text()})...")
-        return True
-
-    def bot_reply(self) -> UTTTReply | None:
-        """Let the bot search and move, if it is its turn; returns its reply (else None)."""
-        if not self.bot_to_move:
-            return None
-        reply = uttt_bot_reply(self.state, self.bot())
-        self._push(reply.move, reply)
-        played = (f"The bot played {_cell_name(reply.move)} ({reply.share(reply.move):.0%} of "
-                  f"its {reply.visits:,} visits, {reply.seconds:.2f} s).")
-        self.status = (f"{played} {self.result_sentence()}" if self.is_over
-                       else f"{played} Your turn: {self._where_to_play()}")
-        return reply
+        return self._take_click(move)
 
     def undo(self) -> bool:
         """Take back the reader's last move and the bot's reply to it; True if done."""
@@ -448,24 +426,39 @@ class UTTTMatch(BotMatchTurns):
                        f"Your turn: {self._where_to_play()}")
         return True
 
-    def _push(self, move: int, reply: UTTTReply | None) -> None:
+    def _play(self, move: int, reply: UTTTReply | None) -> None:
         self.history.append(self.state.play(move))
         self.moves.append(move)
         self.replies.append(reply)
 
+    def _search(self) -> UTTTReply:
+        return uttt_bot_reply(self.state, self.bot())
+
     # -- sentences ----------------------------------------------------------------------
-    def _illegal_reason(self, move: int) -> str | None:
+    def _you_did(self, move: int) -> str:
+        return f"played {_cell_name(move)}"
+
+    def _reply_sentence(self, reply: UTTTReply) -> str:
+        return (f"The bot played {_cell_name(reply.move)} ({reply.share(reply.move):.0%} of "
+                f"its {reply.visits:,} visits, {reply.seconds:.2f} s).")
+
+    def _your_turn(self) -> str:
+        return f"Your turn: {self._where_to_play()}"
+
+    def _why_not(self, move: int) -> str | None:
         state = self.state
         if move in state.legal_moves():
             return None
         row, col = divmod(move, 9)
         board, _ = to_board_cell(move)
         if state.cell(row, col) != ".":
-            return f"Row {row}, col {col} is taken."
-        if state.board_status(board) != "open":
-            return f"Board {board} (the one holding row {row}, col {col}) is closed."
-        return f"Row {row}, col {col} is in board {board}, but you were sent to board " \
-               f"{state.forced_board}."
+            reason = f"Row {row}, col {col} is taken."
+        elif state.board_status(board) != "open":
+            reason = f"Board {board} (the one holding row {row}, col {col}) is closed."
+        else:
+            reason = (f"Row {row}, col {col} is in board {board}, but you were sent to board "
+                      f"{state.forced_board}.")
+        return f"{reason} Please {self._where_to_play()}"
 
     def _where_to_play(self) -> str:
         state = self.state

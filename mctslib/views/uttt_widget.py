@@ -42,10 +42,9 @@ import html
 
 import ipywidgets as widgets
 
-from .._checks import check_int
 from ..games.uttt import UltimateTicTacToe, from_board_cell, to_board_cell
 from .bot_match import BotMatchWidget
-from .plotting import WIDGET_BARS_PIXELS, widget_bars_png
+from .plotting import WIDGET_BARS_PIXELS
 from .uttt_board import (
     HIGHLIGHT_COLOUR,
     HIGHLIGHT_EDGE,
@@ -53,7 +52,7 @@ from .uttt_board import (
     SCORING_NAMES,
     WON_COLOURS,
 )
-from .uttt_match import UTTT_SEED, UTTT_THINK_MS, UTTTMatch, UTTTReply, _draw_bars
+from .uttt_match import UTTT_SEED, UTTT_THINK_MS, UTTTMatch, _draw_bars
 
 __all__ = ["UTTTWidget"]
 
@@ -62,12 +61,6 @@ __all__ = ["UTTTWidget"]
 
 _CELL = "2.3em"
 _EMPTY_TEXT = "\u00a0"  # a no-break space keeps an empty button's height in every browser
-
-
-def _bars_png(reply: UTTTReply | None, note: str) -> bytes:
-    """The bars of a reply (or a note in their place) as PNG bytes, drawn off-screen."""
-    draw = None if reply is None else (lambda ax: _draw_bars(ax, reply))
-    return widget_bars_png(draw, note)
 
 
 def _board_border(status: str, playable: bool) -> str:
@@ -83,11 +76,8 @@ def _board_border(status: str, playable: bool) -> str:
 # fade every mark, so the board's cells stay opaque (an enabled cell is yellow anyway).
 _BOARD_STYLE = "<style>.uttt-board button:disabled { opacity: 1 !important; }</style>"
 
-_NO_REPLY_NOTE = ("After each reply of the bot, its search shows here:\n"
-                  "visits per candidate cell, its mean result on top.")
 
-
-class UTTTWidget(BotMatchWidget, widgets.VBox):
+class UTTTWidget(BotMatchWidget):
     """Play Ultimate Tic-Tac-Toe against the bot and watch where its search went.
 
     The board is 81 buttons in nine small 3x3 grids; the cells the reader may
@@ -98,7 +88,9 @@ class UTTTWidget(BotMatchWidget, widgets.VBox):
     12), 'new game', 'undo' (the reader's last move and the bot's reply), the
     reader's mark (X moves first; with O the bot opens) and the bot's budget
     per reply (a slider of milliseconds, or of iterations when ``iterations``
-    is given). Chapter "Ultimate Tic-Tac-Toe: tuning a real bot".
+    is given). The status line, the bars, the buttons' wiring and the
+    redrawing come from :class:`~mctslib.views.bot_match.BotMatchWidget`.
+    Chapter "Ultimate Tic-Tac-Toe: tuning a real bot".
 
     Parameters
     ----------
@@ -133,46 +125,46 @@ class UTTTWidget(BotMatchWidget, widgets.VBox):
     ``uttt-widget`` on the whole and ``uttt-board`` on the grid.
     """
 
+    no_reply_note = ("After each reply of the bot, its search shows here:\n"
+                     "visits per candidate cell, its mean result on top.")
+    draw_reply = staticmethod(_draw_bars)
+
     def __init__(self, bot=None, side: str = "X", think_ms: int = UTTT_THINK_MS,
                  iterations: int | None = None, seed=UTTT_SEED, scoring: str = "codingame",
                  start: UltimateTicTacToe | None = None, min_ms: int = 10, max_ms: int = 3000,
                  min_iterations: int = 10, max_iterations: int = 20_000):
-        slider = self._budget_slider(think_ms, iterations, min_ms, max_ms, min_iterations,
-                                     max_iterations)
-        self.match = UTTTMatch(bot, side, think_ms, iterations, seed, scoring, start)
+        if iterations is not None:
+            self.think = self._budget_slider(
+                "uttt-think", ("iterations", "min_iterations", "max_iterations"), iterations,
+                min_iterations, max_iterations, step=10, description="bot's iterations per reply")
+        else:
+            self.think = self._budget_slider(
+                "uttt-think", ("think_ms", "min_ms", "max_ms"), think_ms, min_ms, max_ms,
+                step=10, description="bot's think time per reply (ms)")
+        match = UTTTMatch(bot, side, think_ms, iterations, seed, scoring, start)
         self.cells = {move: self._cell_button(move) for move in range(81)}
         self.small_boards = [self._small_board(board) for board in range(9)]
         self.board = widgets.GridBox(self.small_boards, layout=widgets.Layout(
             grid_template_columns="repeat(3, max-content)", grid_gap="5px", width="max-content"))
         self.board.add_class("uttt-board")
-        self.status = widgets.HTML(layout=widgets.Layout(min_height="3em"))
-        self.status.add_class("uttt-status")
-        self.bars = widgets.Image(format="png", layout=widgets.Layout(
-            width="100%", height="auto"))
-        self.bars.add_class("uttt-bars")
-        self.think = slider
-        self.think.add_class("uttt-think")
-        self.think.observe(self._budget_changed, names="value")
-        first = " (first)" if self.match.start == UltimateTicTacToe(scoring=scoring) else ""
-        self.side = widgets.ToggleButtons(options=[(f"X{first}", "X"), ("O", "O")], value=side,
-                                          style={"button_width": "6em"})
-        self.side.add_class("uttt-side")
-        self.side.observe(lambda change: self.new_game(), names="value")
-        self.new_button = widgets.Button(description="new game", icon="refresh")
-        self.new_button.add_class("uttt-new")
-        self.new_button.on_click(lambda _: self.new_game())
         self.undo_button = widgets.Button(description="undo", icon="undo")
         self.undo_button.add_class("uttt-undo")
         self.undo_button.on_click(lambda _: self.undo())
-        scoring_name = SCORING_NAMES[scoring]
+        first = " (first)" if match.start == UltimateTicTacToe(scoring=scoring) else ""
+        self.side = self._new_game_toggle("uttt-side", [(f"X{first}", "X"), ("O", "O")], side)
+        super().__init__(match, "uttt", new_icon="refresh", status_layout={"min_height": "3em"},
+                         bars_layout={"width": "100%", "height": "auto"})
+
+    def _children(self) -> list[widgets.Widget]:
+        scoring = self.match.scoring
         # The bars sit right of the board when the page is wide enough, else below it.
         bars_box = widgets.Box([self.bars], layout=widgets.Layout(
             flex="1 1 420px", max_width=f"{WIDGET_BARS_PIXELS[0]}px", margin="0 0 0 0.8em"))
-        super().__init__(children=[
+        return [
             widgets.HTML(
                 "Click a highlighted cell to play. The cell you pick inside its small board "
                 "sends the bot to the matching board of the big grid. Three won boards in a "
-                f"line win; if every board closes first, {scoring_name} scoring decides"
+                f"line win; if every board closes first, {SCORING_NAMES[scoring]} scoring decides"
                 + (" (more boards won wins)." if scoring == "codingame" else " (a draw).")
                 + f" The bot: {html.escape(self.match.bot_description)}."),
             widgets.HTML(_BOARD_STYLE),
@@ -182,10 +174,7 @@ class UTTTWidget(BotMatchWidget, widgets.VBox):
             widgets.HBox([self.new_button, self.undo_button,
                           widgets.HTML("&nbsp;" * 4 + "you play:&nbsp;"), self.side]),
             self.think,
-        ])
-        self.add_class("uttt-widget")
-        self.new_game_toggle = self.side  # a new game starts with the reader's mark
-        self._play_bot_if_its_turn()
+        ]
 
     # -- what the buttons do (click and new_game: BotMatchWidget) --------------------------
     def undo(self) -> None:
@@ -193,11 +182,10 @@ class UTTTWidget(BotMatchWidget, widgets.VBox):
         self.match.undo()
         self.refresh()
 
-    # -- showing the match -----------------------------------------------------------------
-    def refresh(self) -> None:
-        """Show the match: cells, status and (if the reply changed) the bars."""
+    # -- showing the match (the bars and the status: BotMatchWidget.refresh) -------------------
+    def _show_board(self) -> None:
+        """The cells and the frames of the small boards, and whether undo is possible."""
         match = self.match
-        self._show_reply_bars(lambda reply: _bars_png(reply, _NO_REPLY_NOTE))
         state, clickable = match.state, set(match.clickable())
         playable = set(state.playable_boards()) if clickable else set()
         statuses = state.board_statuses()
@@ -206,7 +194,6 @@ class UTTTWidget(BotMatchWidget, widgets.VBox):
         for move, button in self.cells.items():
             self._show_cell(button, move, state, statuses, move in clickable)
         self.undo_button.disabled = len(match.moves) == 0
-        self.status.value = f"<b>{html.escape(match.status)}</b>"
 
     def _show_cell(self, button, move, state, statuses, clickable: bool) -> None:
         row, col = divmod(move, 9)
@@ -237,25 +224,6 @@ class UTTTWidget(BotMatchWidget, widgets.VBox):
             self.match.set_budget(think_ms=change["new"])
 
     # -- building the parts -----------------------------------------------------------------
-    @staticmethod
-    def _budget_slider(think_ms, iterations, min_ms, max_ms, min_iterations, max_iterations):
-        if iterations is not None:
-            low = check_int("min_iterations", min_iterations, 1)
-            high = check_int("max_iterations", max_iterations, low)
-            value, name, step = check_int("iterations", iterations, 1), "iterations", 10
-            description = "bot's iterations per reply"
-        else:
-            low = check_int("min_ms", min_ms, 1)
-            high = check_int("max_ms", max_ms, low)
-            value, name, step = check_int("think_ms", think_ms, 1), "think_ms", 10
-            description = "bot's think time per reply (ms)"
-        if not low <= value <= high:
-            raise ValueError(f"{name} must be between {low} and {high} (the slider's range), "
-                             f"got {value}.")
-        return widgets.IntSlider(value=value, min=low, max=high, step=step,
-                                 description=description, style={"description_width": "initial"},
-                                 layout=widgets.Layout(width="34em"))
-
     def _cell_button(self, move: int) -> widgets.Button:
         row, col = divmod(move, 9)
         button = widgets.Button(description=_EMPTY_TEXT, tooltip=f"row {row}, col {col}",
