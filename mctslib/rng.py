@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._checks import check_int
 from .xorshift import XorShift64
+
+#: The most streams one call of :func:`spawn_rngs` makes: each is a full generator
+#: (about a kilobyte), and the book needs one per policy or player.
+MAX_STREAMS = 100_000
+
+#: The largest count :meth:`GeneratorSource.below` serves (numpy draws int64).
+_MAX_BELOW = 2**63 - 1
 
 
 def make_rng(seed=None) -> np.random.Generator:
@@ -54,7 +62,10 @@ def spawn_rngs(seed, count: int) -> list[np.random.Generator]:
     policies draw their own random numbers without one's draws shifting
     another's, so adding a policy to an experiment leaves the others unchanged.
     Used by the bandits chapter and the arena.
+
+    ``count`` is a whole number from 0 to :data:`MAX_STREAMS`.
     """
+    count = check_int("count", count, 0, MAX_STREAMS)
     if isinstance(seed, np.random.Generator):
         return list(seed.spawn(count))
     if not isinstance(seed, np.random.SeedSequence):
@@ -78,7 +89,9 @@ class GeneratorSource:
         self.generator = make_rng(seed)
 
     def below(self, count: int) -> int:
-        """A uniformly random whole number in ``0 .. count-1``."""
+        """A uniformly random whole number in ``0 .. count-1`` (``count`` from 1 to 2**63 - 1)."""
+        if type(count) is not int or not 0 < count <= _MAX_BELOW:  # cheap: playouts call it often
+            count = check_int("count", count, 1, _MAX_BELOW)
         return int(self.generator.integers(count))
 
 

@@ -9,7 +9,11 @@ The numba engines use the same three shifts (:mod:`mctslib.fast`).
 
 from __future__ import annotations
 
+from ._checks import check_int
+
 MASK64 = (1 << 64) - 1
+#: The largest count ``below`` serves: its draw is the top 32 bits of the state.
+_MAX_BELOW = 1 << 32
 
 
 class XorShift64:
@@ -18,16 +22,16 @@ class XorShift64:
     Parameters
     ----------
     seed : int
-        Any integer >= 0; the state is ``seed | 1`` so it is never zero
-        (a zero state would stay zero forever).
+        A whole number from 0 to 2**64 - 1 (a C ``uint64_t``; a Python or numpy
+        integer); the state is ``seed | 1`` so it is never zero (a zero state
+        would stay zero forever). Larger seeds are refused: masked to 64 bits
+        they would silently repeat smaller ones.
     """
 
     __slots__ = ("state",)
 
     def __init__(self, seed: int):
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}.")
-        self.state = (seed | 1) & MASK64
+        self.state = (check_int("seed", seed, 0, MASK64) | 1) & MASK64
 
     def next(self) -> int:
         """Advance the state and return it (a 64-bit unsigned integer)."""
@@ -39,5 +43,11 @@ class XorShift64:
         return s
 
     def below(self, count: int) -> int:
-        """A number in ``0 .. count-1``: the high 32 bits scaled by multiplication, no division."""
+        """A number in ``0 .. count-1``: the high 32 bits scaled by multiplication, no division.
+
+        ``count`` is a whole number from 1 to 2**32: the draw has 32 bits, so a
+        larger count could not reach every number below it.
+        """
+        if type(count) is not int or not 0 < count <= _MAX_BELOW:  # cheap: playouts call it often
+            count = check_int("count", count, 1, _MAX_BELOW)
         return ((self.next() >> 32) * count) >> 32

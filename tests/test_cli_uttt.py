@@ -101,8 +101,9 @@ def test_match_from_openings_with_openspiel_scoring(capsys):
     (["--a", "uct:c=-1", "--b", "random"], "c (the exploration constant) must be a number"),
     (["--a", "uct:turbo=on", "--b", "random"], "unknown option 'turbo=on'"),
     (["--a", "uct:iters=-5", "--b", "random"], "iters (iterations per move) must be"),
-    (["--a", "uct", "--b", "random", "--games", "0"], "must be at least 1"),
-    (["--a", "uct", "--b", "random", "--jobs", "two"], "expected a whole number"),
+    (["--a", "uct", "--b", "random", "--games", "0"],
+     "--games: must be a whole number from 1 to 1,000,000, got 0."),
+    (["--a", "uct", "--b", "random", "--jobs", "two"], "--jobs: must be a whole number from 1"),
     (["--a", "uct", "--b", "random", "--scoring", "fide"], "invalid choice"),
     (["--b", "random"], "the following arguments are required: --a"),
 ])

@@ -86,7 +86,7 @@ def test_single_winning_move_positions_are_in_depth_first_order():
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["harness", "tictactoe", "--iterations", "0"], "at least 1"),
+    (["harness", "tictactoe", "--iterations", "0"], "from 1 to 100,000,000, got 0."),
     (["harness", "tictactoe", "--exploration", "-1"], ">= 0"),
     (["harness", "tictactoe", "--engine", "cuda"], "invalid choice"),
     (["harness", "chess"], "invalid choice"),

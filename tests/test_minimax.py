@@ -82,7 +82,7 @@ def test_a_quiet_winning_move_found_by_hand():
 
 
 def test_finished_games_have_their_result_as_value():
-    won_by_o = board("XX./OOO/X.X")
+    won_by_o = board("XX./OOO/X..")  # O completed the middle row with its third mark
     assert minimax_value(won_by_o, 1) == 1.0
     assert minimax_value(won_by_o, 0) == 0.0
     assert random_playout_value(won_by_o, 1) == 1.0

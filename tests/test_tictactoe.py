@@ -1,6 +1,7 @@
 """Rules of tic-tac-toe (mctslib.games.tictactoe), chapter 1."""
 
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
@@ -20,11 +21,20 @@ def test_the_line_masks_are_the_three_rows_three_columns_and_two_diagonals():
     assert sorted(LINES) == sorted(mask(triple) for triple in TRIPLES)
 
 
+def others_without_a_line(triple, count):
+    """``count`` cells off ``triple`` that hold no line: the loser's marks beside a win."""
+    for cells in combinations([cell for cell in range(9) if cell not in triple], count):
+        if not has_line(mask(cells)):
+            return cells
+    raise AssertionError("every line leaves room for the loser's marks")
+
+
 @pytest.mark.parametrize("triple", TRIPLES)
 def test_every_line_wins_for_x_and_for_o(triple):
     assert has_line(mask(triple))
-    assert TicTacToe(x=mask(triple)).winner() == 0
-    assert TicTacToe(o=mask(triple)).winner() == 1
+    # X wins on its third mark (O has two); O wins on its third mark (X has three).
+    assert TicTacToe(x=mask(triple), o=mask(others_without_a_line(triple, 2))).winner() == 0
+    assert TicTacToe(x=mask(others_without_a_line(triple, 3)), o=mask(triple)).winner() == 1
 
 
 def test_two_cells_of_a_line_and_a_scattered_three_are_not_lines():
@@ -32,11 +42,10 @@ def test_two_cells_of_a_line_and_a_scattered_three_are_not_lines():
     assert not has_line(mask((0, 1, 5)))  # three marks, but not in a row
 
 
-def test_x_lines_are_checked_before_o_lines():
-    # Impossible in play (both sides completed a line), but the rule fixes the answer.
-    both = TicTacToe(x=mask((0, 1, 2)), o=mask((3, 4, 5)))
-    assert both.winner() == 0
-    assert both.result(0) == 1.0 and both.result(1) == 0.0
+def test_a_position_where_both_sides_own_a_line_is_refused():
+    # Impossible in play (the game ends at the first line), so it cannot be built.
+    with pytest.raises(ValueError, match="both X and O have a line"):
+        TicTacToe(x=mask((0, 1, 2)), o=mask((3, 4, 5)))
 
 
 def test_a_full_board_without_a_line_is_a_draw():

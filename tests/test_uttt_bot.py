@@ -357,34 +357,29 @@ def test_a_full_pool_stops_growing_but_the_bot_still_answers():
     assert int(bot.pool.visits[0]) == 3000
 
 
-def test_a_pool_too_small_for_the_root_children_is_a_value_error():
-    bot = UTTTBot("uct:iters=100,capacity=50", seed=5)
-    with pytest.raises(ValueError, match=r"capacity 50 cannot hold the root and its 81 children"):
-        bot.choose(UltimateTicTacToe())
-    forced = UltimateTicTacToe().play(CENTRE)  # 8 moves: fits
-    assert bot.choose(forced) in forced.legal_moves()
+def test_a_pool_too_small_for_the_root_children_is_refused_when_the_spec_is_parsed():
+    # A free choice has 81 moves: the root and its children need 82 nodes in any position.
+    with pytest.raises(ValueError, match=r"capacity \(nodes in the pool\) must be a whole "
+                                         r"number from 82 to 2,000,000,000, got 81\."):
+        parse_spec("uct:iters=100,capacity=81")
+    bot = UTTTBot("uct:iters=100,capacity=82", seed=5)
+    assert bot.choose(UltimateTicTacToe()) in range(81)
 
 
-def test_a_small_pool_with_reuse_answers_or_says_why_not():
-    # With 40 nodes a free choice (up to 81 moves) cannot even hold the root's children;
-    # elsewhere the bot plays on, its kept subtrees filling the pool.
-    bot = UTTTBot("uct:iters=60,capacity=40,reuse=on,solver=on", seed=2)
+def test_the_smallest_pool_with_reuse_answers_every_move():
+    # With 82 nodes the root's children always fit; the kept subtrees fill the pool.
+    bot = UTTTBot("uct:iters=60,capacity=82,reuse=on,solver=on", seed=2)
     opponent = RandomPlayer(3)
-    state, answered, refused = UltimateTicTacToe().play(CENTRE), 0, 0
+    state, answered = UltimateTicTacToe().play(CENTRE), 0
     while not state.is_terminal():
         if state.player_to_move == 1:
-            try:
-                move = bot.choose(state)
-                answered += 1
-            except ValueError as error:
-                assert "capacity 40 cannot hold the root" in str(error)
-                assert len(state.legal_moves()) >= 40
-                move, refused = opponent.choose(state), refused + 1
-            assert bot.pool.count <= 40
+            move = bot.choose(state)
+            answered += 1
+            assert bot.pool.count <= 82
         else:
             move = opponent.choose(state)
         state = state.play(move)
-    assert answered > 5 and refused > 0
+    assert answered > 5
 
 
 def test_time_budget_first_move_and_later_moves():
@@ -529,15 +524,16 @@ def test_seeds_give_reproducible_streams():
     ("uct:c=nan", "c .*number in"),
     ("uct:c=inf", "c .*number in"),
     ("uct:scale=2", "scale must be 01"),
-    ("uct:iters=0", "iters .*>= 1"),
-    ("uct:iters=-5", "iters .*>= 1, got -5"),
+    ("uct:iters=0", "iters .*from 1 to 100,000,000, got 0"),
+    ("uct:iters=-5", "iters .*from 1 to 100,000,000, got -5"),
     ("uct:iters=2.5", "iters must be a whole number"),
-    ("uct:ms=-1", r"ms \(milliseconds\) must be a finite number > 0, got -1.0"),
-    ("uct:ms=0", r"ms \(milliseconds\) must be a finite number > 0, got 0.0"),
+    ("uct:ms=-1", (r"ms \(milliseconds\) must be a finite number > 0 and at most 86,400,000 "
+                  r"\(a day\), got -1.0")),
+    ("uct:ms=0", r"ms \(milliseconds\) must be a finite number > 0 .*, got 0.0"),
     ("uct:first_ms=-10", "first_ms .*> 0"),
     ("uct:iters=100,ms=50", "not both"),
     ("uct:wins=yes", "wins must be on or off"),
-    ("uct:capacity=1", "capacity .*>= 2"),
+    ("uct:capacity=1", "capacity .*from 82 to 2,000,000,000, got 1"),
     ("uct:c=1,c=2", "twice"),
     ("random:c=1", "random bot takes no options"),
 ])
@@ -574,7 +570,7 @@ def test_random_openings():
     assert all(sum(m.bit_count() for m in s.x + s.o) == 2 for s in openings)
     assert openings == random_openings(6, plies=2, seed=4)
     assert len(random_openings(81, plies=1, seed=0)) == 81
-    with pytest.raises(ValueError, match="found only 81"):
+    with pytest.raises(ValueError, match="at most 81, the number of distinct openings of 1 pl"):
         random_openings(82, plies=1, seed=0)
     with pytest.raises(ValueError, match="plies"):
         random_openings(3, plies=0)

@@ -31,9 +31,10 @@ between them (a fixed count buys OpenSpiel less time as a game goes on,
 while a bot on a clock spends its budget on every move). Each reports the
 measured times.
 
-Why one module of about 510 lines: keeping OpenSpiel's state in sync with ours
-(the history search) and calibrating its budget against our bot both need the
-same private translation between the two games, and nothing else uses it.
+Why one module of about 590 lines: keeping OpenSpiel's state in sync with ours
+(the history search), guarding its search and calibrating its budget against
+our bot all need the same private translation between the two games, and
+nothing else uses it.
 """
 
 from __future__ import annotations
@@ -72,6 +73,15 @@ DEFAULT_UCT_C = 2.0
 #: OpenSpiel's example default; a 100 ms search uses a few megabytes of it.
 DEFAULT_MAX_MEMORY_MB = 1000
 _SEED_LIMIT = 2**31 - 1  # pyspiel takes seeds as C ints
+#: pyspiel takes counts as C ints: a larger one is a TypeError from its bindings.
+_C_INT_MAX = 2**31 - 1
+#: Random rollouts per leaf: each is a whole game, so a million already take seconds a leaf.
+MAX_ROLLOUTS = 1_000_000
+#: A time per move (or a calibration target) of at most a day, in seconds.
+MAX_SECONDS = 86_400.0
+#: Calibration positions and rounds: enough to measure, few enough to finish.
+MAX_POSITIONS = 10_000
+MAX_ROUNDS = 100
 
 
 def _game():
@@ -83,9 +93,20 @@ def _game():
 
 
 def spiel_actions(state: UltimateTicTacToe, move: int) -> tuple[int, ...]:
-    """OpenSpiel's actions for our ``move`` in ``state``: ``(board, cell)`` on a free choice, else ``(cell,)``."""
+    """OpenSpiel's actions for our ``move`` in ``state``: ``(board, cell)`` on a free choice, else ``(cell,)``.
+
+    Raises ValueError, with the game's sentence, if ``move`` is not legal in ``state``.
+    """
+    _check_position(state)
+    state.play(move)  # the game's own check and sentence; the position is thrown away
     board, cell = to_board_cell(move)
     return (board, cell) if state.free_choice else (cell,)
+
+
+def _check_position(state, name: str = "state") -> None:
+    if not isinstance(state, UltimateTicTacToe):
+        raise ValueError(f"{name} must be an UltimateTicTacToe position, got "
+                         f"{type(state).__name__}.")
 
 
 def move_history(state: UltimateTicTacToe, max_positions: int = 20_000) -> tuple[int, ...]:
@@ -101,6 +122,7 @@ def move_history(state: UltimateTicTacToe, max_positions: int = 20_000) -> tuple
     late-game positions need more than ``max_positions`` steps back, and then
     this raises ValueError, as it does for a position no legal order reaches.
     """
+    _check_position(state)
     max_positions = check_int("max_positions", max_positions, 1)
     moves = _BackwardSearch(max_positions).moves_to(state)
     if moves is None:
@@ -213,20 +235,22 @@ class OpenSpielMCTSPlayer:
     Parameters
     ----------
     simulations : int or None
-        Simulations per move (>= 2): OpenSpiel's ``max_simulations``. Give
-        this (reproducible: the same seed gives the same moves) or ``seconds``.
+        Simulations per move (2 to 2**31 - 1, a C int): OpenSpiel's
+        ``max_simulations``. Give this (reproducible: the same seed gives the
+        same moves) or ``seconds``.
     seconds : float or None
-        Wall time per move (> 0), on OpenSpiel's own clock
+        Wall time per move (> 0, at most a day), on OpenSpiel's own clock
         (``max_wall_clock_time``, checked between simulations).
     uct_c : float
         OpenSpiel's exploration constant (>= 0) on its -1 / 0 / 1 reward
         scale; the default 2.0 is OpenSpiel's example default.
     rollouts : int
-        Random rollouts per evaluated leaf (``RandomRolloutEvaluator(n_rollouts)``).
+        Random rollouts per evaluated leaf (``RandomRolloutEvaluator(n_rollouts)``),
+        1 to :data:`MAX_ROLLOUTS`.
     solve : bool
         OpenSpiel's MCTS-Solver: proven results back up and decide the move.
     max_memory_mb : int
-        OpenSpiel's tree memory limit per search.
+        OpenSpiel's tree memory limit per search (1 to 2**31 - 1, a C int).
     seed : int, SeedSequence, Generator or None
         Source of the C++ seeds (tree shuffling, rollouts).
 
@@ -238,7 +262,10 @@ class OpenSpielMCTSPlayer:
     OpenSpiel ends a search early when its root is solved or has a single
     child. OpenSpiel's scoring calls every game that closes all boards
     without a line a draw: this player plays for that scoring whatever the
-    positions' own scoring.
+    positions' own scoring. On a clock, a search that runs out before
+    OpenSpiel expands the root (fewer than two simulations: a very short
+    budget, or a busy machine) is redone with two simulations
+    (:attr:`fallbacks` counts them): OpenSpiel's own ``step`` would crash there.
     """
 
     def __init__(self, simulations: int | None = 1000, uct_c: float = DEFAULT_UCT_C,
@@ -247,8 +274,8 @@ class OpenSpielMCTSPlayer:
                  seconds: float | None = None):
         self.simulations, self.seconds = _check_budget(simulations, seconds)
         self.uct_c = check_real("uct_c", uct_c, 0.0)
-        self.rollouts = check_int("rollouts", rollouts, 1)
-        self.max_memory_mb = check_int("max_memory_mb", max_memory_mb, 1)
+        self.rollouts = check_int("rollouts", rollouts, 1, MAX_ROLLOUTS)
+        self.max_memory_mb = check_int("max_memory_mb", max_memory_mb, 1, _C_INT_MAX)
         if not isinstance(solve, (bool, np.bool_)):
             raise ValueError(f"solve must be True or False, got {solve!r}.")
         self.solve = bool(solve)
@@ -257,6 +284,8 @@ class OpenSpielMCTSPlayer:
         # Searches per move -> a bot with that share of the budget.
         self._bots = {steps: self._make_bot(evaluator, steps, bot_seed)
                       for steps, bot_seed in zip((1, 2), bot_seeds, strict=True)}
+        self._evaluator, self._fallback_seed, self._fallback = evaluator, bot_seeds[0], None
+        self.fallbacks = 0  # clock searches that ran out before expanding the root
         self._ours: UltimateTicTacToe | None = None  # our position that ...
         self._spiel = None  # ... this OpenSpiel state mirrors
         self.searches = 0  # OpenSpiel searches run so far (two per free-choice turn)
@@ -294,10 +323,29 @@ class OpenSpielMCTSPlayer:
 
     def _step(self, bot) -> int:
         """One OpenSpiel search from the mirrored state; the action is applied there too."""
-        action = bot.step(self._spiel)
+        action = bot.step(self._spiel) if self.seconds is None else self._timed_search(bot)
         self._spiel.apply_action(action)
         self.searches += 1
         return int(action)
+
+    def _timed_search(self, bot) -> int:
+        """What ``bot.step`` does (search, then the most visited child), safe on a short clock.
+
+        OpenSpiel expands the root on its second simulation; a clock that runs
+        out before (a budget of a millisecond, or a busy machine) leaves a root
+        without children, and ``step`` then crashes the process (a segmentation
+        fault in ``BestChild``). Here such a search is redone with two
+        simulations and no clock, and counted in :attr:`fallbacks`.
+        """
+        root = bot.mcts_search(self._spiel)
+        if root.explore_count < 2:
+            if self._fallback is None:
+                self._fallback = pyspiel.MCTSBot(_game(), self._evaluator, self.uct_c, 2,
+                                                 self.max_memory_mb, self.solve,
+                                                 self._fallback_seed, False)
+            root = self._fallback.mcts_search(self._spiel)
+            self.fallbacks += 1
+        return root.best_child().action
 
     def _follow(self, state: UltimateTicTacToe) -> None:
         """Bring the mirrored OpenSpiel state to ``state``: replay one reply, or rebuild."""
@@ -319,11 +367,15 @@ def _check_budget(simulations, seconds) -> tuple[int | None, float | None]:
         raise ValueError("give exactly one budget: simulations (per move, >= 2) or seconds "
                          "(per move, > 0); pass simulations=None with seconds.")
     if seconds is None:
-        return check_int("simulations", simulations, 2), None
-    seconds = check_real("seconds", seconds, 0.0)
+        return check_int("simulations", simulations, 2, _MAX_SIMULATIONS), None
+    return None, _positive_seconds("seconds", seconds)
+
+
+def _positive_seconds(name: str, value) -> float:
+    seconds = check_real(name, value, 0.0, MAX_SECONDS)
     if seconds == 0.0:
-        raise ValueError("seconds must be greater than 0.")
-    return None, seconds
+        raise ValueError(f"{name} must be greater than 0.")
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -345,8 +397,10 @@ class OpenSpielMCTS:
     def __post_init__(self):
         _check_budget(self.simulations, self.seconds)
         check_real("uct_c", self.uct_c, 0.0)
-        check_int("rollouts", self.rollouts, 1)
-        check_int("max_memory_mb", self.max_memory_mb, 1)
+        check_int("rollouts", self.rollouts, 1, MAX_ROLLOUTS)
+        check_int("max_memory_mb", self.max_memory_mb, 1, _C_INT_MAX)
+        if not isinstance(self.solve, (bool, np.bool_)):
+            raise ValueError(f"solve must be True or False, got {self.solve!r}.")
 
     def __call__(self, seed=None) -> OpenSpielMCTSPlayer:
         return OpenSpielMCTSPlayer(self.simulations, self.uct_c, self.rollouts, self.solve,
@@ -372,8 +426,8 @@ def calibration_positions(count: int = 24, max_ply: int = 40, seed=0,
     its speed). Position ``i`` is the ``i * max_ply // count``-th position of
     a random game, or the last one before the end if the game is shorter.
     """
-    count = check_int("count", count, 1)
-    max_ply = check_int("max_ply", max_ply, 0)
+    count = check_int("count", count, 1, MAX_POSITIONS)
+    max_ply = check_int("max_ply", max_ply, 0, 80)  # a game lasts at most 81 plies
     rng = make_rng(seed)
     positions = []
     for index in range(count):
@@ -390,8 +444,16 @@ def calibration_positions(count: int = 24, max_ply: int = 40, seed=0,
 
 def seconds_per_move(player, positions: Sequence[UltimateTicTacToe]) -> float:
     """Mean wall time of ``player.choose`` over ``positions`` (seconds)."""
+    if not callable(getattr(player, "choose", None)):
+        raise ValueError(f"player must have a choose(state) method, got "
+                         f"{type(player).__name__}.")
+    if isinstance(positions, (str, bytes)) or not isinstance(positions, Sequence):
+        raise ValueError(f"positions must be a list of UltimateTicTacToe positions, got "
+                         f"{type(positions).__name__}.")
     if not positions:
         raise ValueError("positions must hold at least one position to time.")
+    for index, state in enumerate(positions):
+        _check_position(state, f"positions[{index}]")
     start = time.perf_counter()
     for state in positions:
         player.choose(state)
@@ -434,18 +496,16 @@ def calibrate_simulations(target_seconds: float, positions=None, probe: int = 10
     grows a little with its tree). The answer is only valid on this machine
     under its present load: report the measured time next to the results.
     """
-    target_seconds = check_real("target_seconds", target_seconds, 0.0)
-    if target_seconds == 0.0:
-        raise ValueError("target_seconds must be greater than 0.")
-    probe = check_int("probe", probe, 2)
-    rounds = check_int("rounds", rounds, 0)
+    target_seconds = _positive_seconds("target_seconds", target_seconds)
+    probe = check_int("probe", probe, 2, _MAX_SIMULATIONS)
+    rounds = check_int("rounds", rounds, 0, MAX_ROUNDS)
     positions = calibration_positions() if positions is None else list(positions)
     rng = make_rng(seed)
     simulations, measured = probe, None
     for _ in range(rounds + 1):
         player = OpenSpielMCTSPlayer(simulations, uct_c=uct_c, solve=solve, seed=rng)
         measured = seconds_per_move(player, positions)
-        simulations = max(2, round(simulations * target_seconds / measured))
+        simulations = _rescaled(simulations, target_seconds, measured)
     player = OpenSpielMCTSPlayer(simulations, uct_c=uct_c, solve=solve, seed=rng)
     measured = seconds_per_move(player, positions)
     return Calibration(target_seconds, simulations, measured, None, len(positions))
@@ -459,6 +519,9 @@ def calibrate_against(make_ours: Callable, positions=None, seed=0, **options) ->
     :func:`calibrate_simulations` (``options`` go there). Our bot is timed
     again at the end, so both times come from the same minute of the machine.
     """
+    if not callable(make_ours):
+        raise ValueError(f"make_ours must be a factory, callable as make_ours(seed=...), got "
+                         f"{type(make_ours).__name__}.")
     positions = calibration_positions() if positions is None else list(positions)
     rng = make_rng(seed)
     seconds_per_move(make_ours(seed=rng), positions[:2])  # warm-up: numba compile or cache load
@@ -487,8 +550,8 @@ def calibrate_in_games(make_ours: Callable, simulations: int | None = None, game
     Returns the count of the last round, with both bots' mean time per move
     measured in its games.
     """
-    games = check_int("games", games, 1)
-    rounds = check_int("rounds", rounds, 1)
+    games = check_int("games", games, 1, MAX_POSITIONS)
+    rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
     streams = _seed_sequence(seed).spawn(rounds + 1)
     if simulations is None:
         positions = calibration_positions(count=8, seed=streams[-1])
@@ -502,8 +565,15 @@ def calibrate_in_games(make_ours: Callable, simulations: int | None = None, game
                             seed=streams[round_index], description="calibration games")
         ours, theirs = result.seconds_per_move()
         if round_index < rounds - 1:
-            simulations = max(2, round(simulations * ours / theirs))
+            simulations = _rescaled(simulations, ours, theirs)
     return Calibration(ours, simulations, theirs, ours, 0, games)
+
+
+def _rescaled(simulations: int, target: float, measured: float) -> int:
+    """``simulations`` scaled by ``target / measured``, kept within OpenSpiel's 2 to 2**31 - 1."""
+    if measured <= 0.0:  # a clock too coarse to see the search: keep the count
+        return simulations
+    return max(2, min(_MAX_SIMULATIONS, round(simulations * target / measured)))
 
 
 def _seed_sequence(seed) -> np.random.SeedSequence:

@@ -19,20 +19,26 @@ key             meaning                                          default
 ==============  ===============================================  ============
 ``c``           exploration constant of UCB1, a number >= 0      1.4142 (√2)
 ``scale``       rewards ``01`` (1 / 0.5 / 0) or ``pm1`` (1/0/-1)  ``01``
-``iters``       iterations per move, a whole number >= 1         (time budget)
+``iters``       iterations per move, 1 to 100,000,000            (time budget)
 ``ms``          milliseconds per move after the first, > 0       100
 ``first_ms``    milliseconds for the bot's first move, > 0       10 × ms
 ``wins``        take an immediate win (playouts, tree), on/off   ``off``
 ``solver``      MCTS-Solver, ``on`` or ``off``                   ``off``
 ``reuse``       keep the subtree between moves, ``on``/``off``   ``off``
 ``centre``      as X, open in the centre (row 4, col 4)          ``off``
-``capacity``    nodes in the pool, a whole number >= 2           2000000
+``capacity``    nodes in the pool, 82 to 2,000,000,000           2000000
 ==============  ===============================================  ============
+
+Times are at most a day (86,400,000 ms). The pool must hold at least the root
+and its children (82 nodes: a free choice has 81 moves); it costs
+:data:`BYTES_PER_NODE` bytes a node, which :class:`UTTTBot` checks against the
+memory available before allocating it (:func:`check_pool_memory`).
 
 Give ``iters`` (reproducible: the book's experiments) or ``ms``/``first_ms``
 (CodinGame's 1,000 ms first turn and 100 ms after), not both; with neither the
 budget is the time one. Every mistake is a ValueError whose sentence lists the
-allowed keys and values. :func:`parse_spec` turns the text into a
+allowed keys and values. ``str(spec)`` spells every option out with numbers
+written exactly (shortest round-trip form), so ``parse_spec(str(spec)) == spec``. :func:`parse_spec` turns the text into a
 :class:`BotSpec`, a frozen dataclass that pickles, so it is the factory
 :func:`mctslib.play.arena.play_match` calls in its worker processes:
 ``spec(seed=generator)`` builds a fresh player.
@@ -42,15 +48,16 @@ The bot itself, :class:`UTTTBot`, keeps the numba search
 or a proven win at once; with the solver it never plays a proven loss while
 another move exists.
 
-Why one module of about 540 lines: the SPEC (:class:`BotSpec`, :func:`parse_spec`)
+Why one module of about 670 lines: the SPEC (:class:`BotSpec`, :func:`parse_spec`)
 and the bot it builds (:class:`UTTTBot`) change together, option by option
-(each option is a field, a parse rule and a branch of the bot); split, every
-new option would touch two files that must agree.
+(each option is a field, a parse rule with its bounds, and a branch of the
+bot); split, every new option would touch two files that must agree.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import asdict, dataclass
 
@@ -64,8 +71,10 @@ from ..play.arena import RandomPlayer
 from ..rng import make_rng
 from ..xorshift import XorShift64
 
-__all__ = ["CENTRE", "SPEC_HELP", "SPEC_SYNTAX", "BotSpec", "SearchInfo", "UTTTBot",
-           "opponent_reply", "parse_spec", "random_openings", "warm_up"]
+__all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_ITERATIONS", "MAX_MS",
+           "MAX_OPENINGS", "MAX_OPENING_PLIES", "MIN_CAPACITY", "SPEC_HELP", "SPEC_SYNTAX",
+           "BotSpec", "SearchInfo", "UTTTBot", "available_memory", "check_pool_memory",
+           "distinct_openings", "opponent_reply", "parse_spec", "random_openings", "warm_up"]
 
 #: The centre cell of the centre board, row 4, col 4: the opening most strong bots play as X.
 CENTRE = 40
@@ -73,6 +82,20 @@ DEFAULT_MS = 100.0
 FIRST_MOVE_FACTOR = 10  # CodinGame: 1,000 ms for the first turn, 100 ms after
 _ON_OFF = {"on": True, "off": False}
 _KINDS = ("uct", "random")
+#: Iterations per move: a hundred million is over a minute of search at the bot's speed;
+#: more would only look like a hang (and a root's visit count is a 32-bit integer).
+MAX_ITERATIONS = 100_000_000
+#: A time budget of at most a day, in milliseconds: beyond that a typo, not a plan.
+MAX_MS = 86_400_000.0
+#: The root and its children must fit: a free choice has 81 moves.
+MIN_CAPACITY = 82
+#: The pool's node indices are 32-bit integers.
+MAX_CAPACITY = 2_000_000_000
+#: Bytes per node of :class:`mctslib.fast.uttt_uct.NodePool` (move, first child, child
+#: count, visits and the re-rooting scratch: 4 bytes each; wins 8; proven 1).
+BYTES_PER_NODE = 29
+#: A root's visits live in an int32: a search stops before they would wrap around.
+_VISITS_LIMIT = 2**31 - 1
 
 #: The SPEC syntax as the command line's --help prints it.
 SPEC_SYNTAX = """\
@@ -81,16 +104,21 @@ NAME is 'uct' (the numba MCTS bot) or 'random' (a uniformly random legal move, n
 Keys of uct:
   c=NUMBER          exploration constant of UCB1, >= 0 (default 1.4142, sqrt 2)
   scale=01|pm1      rewards 1/0.5/0 or 1/0/-1 for win/draw/loss (default 01)
-  iters=N           iterations per move, a whole number >= 1 (reproducible)
-  ms=NUMBER         milliseconds per move after the bot's first, > 0 (default 100)
-  first_ms=NUMBER   milliseconds for the bot's first move, > 0 (default 10 x ms)
+  iters=N           iterations per move, a whole number from 1 to 100,000,000
+                    (reproducible)
+  ms=NUMBER         milliseconds per move after the bot's first, > 0 and at most
+                    86,400,000, a day (default 100)
+  first_ms=NUMBER   milliseconds for the bot's first move, > 0 and at most a day
+                    (default 10 x ms)
   wins=on|off       take an immediate game win, in playouts and in the tree (default off)
   solver=on|off     MCTS-Solver: prove wins and losses, never play a proven loss
                     while another move exists (default off)
   reuse=on|off      keep the subtree between moves (default off)
   centre=on|off     as X, open in the centre of the centre board, row 4 col 4
                     (default off)
-  capacity=N        nodes in the pool, a whole number >= 2 (default 2000000)
+  capacity=N        nodes in the pool, a whole number from 82 (the root and its
+                    81 children) to 2,000,000,000, 29 bytes each, within the
+                    memory available (default 2000000)
 Give iters or ms/first_ms, not both; with neither, ms=100 and first_ms=1000.
 Examples: uct:c=0.5,iters=2000,wins=on,solver=on,reuse=on,centre=on
           uct:ms=100,first_ms=1000,c=0.5,solver=on
@@ -99,9 +127,10 @@ Examples: uct:c=0.5,iters=2000,wins=on,solver=on,reuse=on,centre=on
 #: The sentence every SPEC error ends with.
 SPEC_HELP = (
     "Allowed: NAME uct or random, then for uct ':KEY=VALUE,...' with keys "
-    "c (a number >= 0), scale (01 or pm1), iters (a whole number >= 1), "
-    "ms and first_ms (numbers > 0; not with iters), wins, solver, reuse and centre "
-    "(on or off), capacity (a whole number >= 2)."
+    "c (a number >= 0), scale (01 or pm1), iters (a whole number from 1 to 100,000,000), "
+    "ms and first_ms (numbers > 0 and at most 86,400,000, a day; not with iters), wins, "
+    "solver, reuse and centre (on or off), capacity (a whole number from 82 to "
+    "2,000,000,000)."
 )
 
 
@@ -126,13 +155,15 @@ class BotSpec:
     iterations : int or None
         Iterations per move; None means a time budget.
     ms, first_ms : float or None
-        Milliseconds per move after the first, and for the first; None with
-        ``iterations``. Default 100 and 10 × ``ms``.
+        Milliseconds per move after the first, and for the first (> 0, at most
+        :data:`MAX_MS`, a day); None with ``iterations``. Default 100 and
+        10 × ``ms`` (at most a day).
     wins, solver, reuse, centre : bool
         Win-taking (an immediate win is taken in playouts and is the only child
         of its position in the tree), MCTS-Solver, tree reuse, centre opening as X.
     capacity : int
-        Nodes in the pool (>= 2).
+        Nodes in the pool, :data:`MIN_CAPACITY` (the root and the 81 children of
+        a free choice) to :data:`MAX_CAPACITY`.
     """
 
     kind: str = "uct"
@@ -160,7 +191,8 @@ class BotSpec:
                 raise ValueError(f"{name} must be True or False (on or off in a SPEC), "
                                  f"got {getattr(self, name)!r}.")
             self._set(name, bool(getattr(self, name)))
-        self._set("capacity", check_int("capacity (nodes in the pool)", self.capacity, 2))
+        self._set("capacity", check_int("capacity (nodes in the pool)", self.capacity,
+                                        MIN_CAPACITY, MAX_CAPACITY))
         self._check_budget()
 
     def _set(self, name, value):
@@ -171,15 +203,16 @@ class BotSpec:
             if self.ms is not None or self.first_ms is not None:
                 raise ValueError("give a budget in iterations (iters) or in milliseconds "
                                  "(ms, first_ms), not both.")
-            self._set("iterations", check_int("iters (iterations per move)", self.iterations, 1))
+            self._set("iterations", check_int("iters (iterations per move)", self.iterations,
+                                              1, MAX_ITERATIONS))
             return
         for name in ("ms", "first_ms"):
             if getattr(self, name) is not None:
                 self._set(name, _positive_milliseconds(name, getattr(self, name)))
         if self.ms is None:
             self._set("ms", DEFAULT_MS)
-        if self.first_ms is None:
-            self._set("first_ms", FIRST_MOVE_FACTOR * self.ms)
+        if self.first_ms is None:  # at most a day, like a time given, so str() reads back
+            self._set("first_ms", min(FIRST_MOVE_FACTOR * self.ms, MAX_MS))
 
     @staticmethod
     def parse(text: str) -> BotSpec:
@@ -196,7 +229,7 @@ class BotSpec:
         if self.kind == "random":
             return "random"
         budget = (f"iters={self.iterations}" if self.iterations is not None
-                  else f"ms={self.ms:g},first_ms={self.first_ms:g}")
+                  else f"ms={_exact(self.ms)},first_ms={_exact(self.first_ms)}")
         flags = ",".join(f"{name}={'on' if getattr(self, name) else 'off'}"
                          for name in ("wins", "solver", "reuse", "centre"))
         return (f"uct:c={self.c!r},scale={self.scale},{budget},{flags},"
@@ -207,17 +240,25 @@ class BotSpec:
         return {"kind": "random"} if self.kind == "random" else asdict(self)
 
 
+def _exact(number: float) -> str:
+    """The shortest text that reads back to exactly ``number`` (``100`` rather than ``100.0``)."""
+    text = repr(float(number))
+    return text.removesuffix(".0")
+
+
 def _positive_milliseconds(name: str, value) -> float:
-    message = f"{name} (milliseconds) must be a finite number > 0, got {value!r}."
+    message = (f"{name} (milliseconds) must be a finite number > 0 and at most "
+               f"{MAX_MS:,.0f} (a day), got {value!r}.")
     try:
         number = check_real(name, value)
     except ValueError:
         raise ValueError(message) from None
-    if number <= 0.0:
+    if not 0.0 < number <= MAX_MS:
         raise ValueError(message)
     return number
 
 
+_MAX_SPEC_LENGTH = 1000
 _KEYS = {"c": "c", "scale": "scale", "iters": "iterations", "ms": "ms", "first_ms": "first_ms",
          "wins": "wins", "solver": "solver", "reuse": "reuse", "centre": "centre",
          "capacity": "capacity"}
@@ -232,7 +273,11 @@ def parse_spec(text: str) -> BotSpec:
     if isinstance(text, BotSpec):
         return text
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"a bot SPEC must be a non-empty string, got {text!r}. " + SPEC_HELP)
+        raise ValueError(f"a bot SPEC must be a non-empty string, got {text!r:.80}. "
+                         + SPEC_HELP)
+    if len(text) > _MAX_SPEC_LENGTH:  # every option spelled out takes about 130
+        raise ValueError(f"a bot SPEC is at most {_MAX_SPEC_LENGTH:,} characters, got one of "
+                         f"{len(text):,} starting {text[:40]!r}. " + SPEC_HELP)
     name, _, options = text.replace(" ", "").partition(":")
     if name not in _KINDS:
         raise ValueError(f"unknown bot {name!r} in SPEC {text!r}. " + SPEC_HELP)
@@ -323,6 +368,7 @@ class UTTTBot:
             raise ValueError(f"UTTTBot runs the uct bot; for {spec.kind!r} call the spec itself.")
         self.spec = spec
         self.rng = _xorshift_state(seed)
+        check_pool_memory(spec.capacity)
         self.pool = fast_uct.NodePool(spec.capacity)
         self._scratch = np.zeros(engine.STATE_SIZE, dtype=np.int64)
         self._path = np.zeros(fast_uct.MAX_PATH, dtype=np.int64)
@@ -343,7 +389,8 @@ class UTTTBot:
         time budget counts (default: now); the CodinGame loop passes the moment
         the turn's input arrived, so that reading it counts too.
         """
-        start = time.perf_counter() if clock_start is None else clock_start
+        start = (time.perf_counter() if clock_start is None
+                 else check_real("clock_start (a time.perf_counter() reading)", clock_start))
         _check_position(state)
         if self.spec.centre and state == UltimateTicTacToe(scoring=state.scoring):
             return self._finish(CENTRE, start, 0, 0, "centre", state=None)
@@ -381,6 +428,9 @@ class UTTTBot:
 
     def _run(self, root_state, scoring, iterations: int) -> int:
         spec = self.spec
+        # The root's visits are an int32: a search that would wrap them stops short (only
+        # a tree kept and grown for billions of iterations gets there). Once per call.
+        iterations = min(iterations, _VISITS_LIMIT - int(self.pool.visits[0]))
         return int(fast_uct.search(root_state, iterations, spec.c, spec.scale == "pm1",
                                    spec.wins, spec.solver, scoring, self.rng, self.pool.used,
                                    *self.pool.arrays(), self._scratch, self._path, self._buf,
@@ -459,6 +509,10 @@ class UTTTBot:
 
 def opponent_reply(before: UltimateTicTacToe, after: UltimateTicTacToe) -> int | None:
     """The one move that turns ``before`` into ``after``, or None if there is no such move."""
+    for name, state in (("before", before), ("after", after)):
+        if not isinstance(state, UltimateTicTacToe):
+            raise ValueError(f"{name} must be an UltimateTicTacToe position, got "
+                             f"{type(state).__name__}.")
     mover = before.player_to_move
     old, new = (before.x, before.o), (after.x, after.o)
     if old[1 - mover] != new[1 - mover] or before.scoring != after.scoring:
@@ -481,6 +535,49 @@ def _check_position(state) -> None:
                          f"{type(state).__name__}.")
     if state.is_terminal():
         raise ValueError("cannot search a finished game: there is no move to choose.")
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the machine can give now without swapping, or None if unknown.
+
+    Linux's estimate ``MemAvailable`` (/proc/meminfo: free memory plus caches it
+    can drop); elsewhere the free physical pages; None where neither is known.
+    """
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_pool_memory(capacity: int, pools: int = 1) -> int:
+    """Raise ValueError unless ``pools`` node pools of ``capacity`` nodes fit in the memory available.
+
+    Checked before a pool is allocated: numpy would raise a MemoryError from
+    deep inside, or, since the operating system hands out zeroed pages lazily,
+    the search would be killed halfway through a game. Returns the bytes needed.
+    """
+    capacity = check_int("capacity (nodes in the pool)", capacity, MIN_CAPACITY, MAX_CAPACITY)
+    pools = check_int("pools", pools, 1)
+    needed = pools * capacity * BYTES_PER_NODE
+    available = available_memory()
+    if available is not None and needed > available:
+        what = "a node pool" if pools == 1 else f"{pools} node pools"
+        raise ValueError(f"capacity {capacity:,} needs {_size(needed)} for {what} "
+                         f"({BYTES_PER_NODE} bytes a node), but only {_size(available)} of "
+                         f"memory is available: capacity must be at most "
+                         f"{available // (pools * BYTES_PER_NODE):,} here.")
+    return needed
+
+
+def _size(size: int) -> str:
+    return f"{size / 2**30:,.2f} GiB" if size >= 2**30 else f"{size / 2**20:,.1f} MiB"
 
 
 def _xorshift_state(seed) -> np.ndarray:
@@ -518,17 +615,43 @@ def warm_up() -> None:
 # ------------------------------------------------------------------------ openings
 
 
+#: At most this many openings: each is two games, and a match of more is a typo.
+MAX_OPENINGS = 10_000
+#: Openings are a game's first moves; a game can end from ply 17 on, and random games
+#: rarely last 80 plies, so deeper "openings" would mostly be retried without end.
+MAX_OPENING_PLIES = 30
+#: Distinct positions (none finished) after 1, 2, 3 and 4 plies from the empty board:
+#: exact counts by enumeration (the tests repeat it). From 4 plies on there are more than
+#: MAX_OPENINGS.
+_DISTINCT_OPENINGS = {1: 81, 2: 720, 3: 6_336, 4: 54_828}
+
+
+def distinct_openings(plies: int) -> int | None:
+    """How many distinct positions ``plies`` moves from the empty board reach (exact up to 4 plies).
+
+    None for more plies: then there are far more than :data:`MAX_OPENINGS`.
+    """
+    plies = check_int("plies (random moves per opening)", plies, 1, MAX_OPENING_PLIES)
+    return _DISTINCT_OPENINGS.get(plies)
+
+
 def random_openings(count: int, plies: int = 2, seed=None,
                     scoring: str = "codingame") -> list[UltimateTicTacToe]:
     """``count`` distinct positions reached by ``plies`` uniformly random moves from the empty board.
 
     A match from several openings (each played twice, sides swapped, by
     :func:`mctslib.play.arena.play_match`) tests two bots on more than one game
-    tree. ``seed`` goes through :func:`mctslib.rng.make_rng`. Raises
-    ValueError if there are fewer distinct openings than asked.
+    tree. ``seed`` goes through :func:`mctslib.rng.make_rng`. ``count`` is 1 to
+    :data:`MAX_OPENINGS` and ``plies`` 1 to :data:`MAX_OPENING_PLIES`. Raises
+    ValueError at once if fewer distinct openings exist than asked
+    (:func:`distinct_openings`), or if ``100 * count`` tries find fewer.
     """
-    count = check_int("count (openings)", count, 1)
-    plies = check_int("plies (random moves per opening)", plies, 1)
+    count = check_int("count (openings)", count, 1, MAX_OPENINGS)
+    exist = distinct_openings(plies)
+    if exist is not None and count > exist:
+        raise ValueError(f"count (openings) must be at most {exist:,}, the number of distinct "
+                         f"openings of {plies} pl{'y' if plies == 1 else 'ies'}, got {count:,}; ask "
+                         "for fewer or use more plies.")
     rng, openings, seen = make_rng(seed), [], set()
     for _ in range(100 * count):
         state = UltimateTicTacToe(scoring=scoring)

@@ -8,10 +8,11 @@ feel the bot's strength first hand. The board is printed with row and column
 numbers; the cells where the player to move may play are shown as ``+``, and a
 line says which small board is forced or that the choice is free. A move is
 typed as ``row col`` (each 0..8, like CodinGame's protocol). Anything else gets
-a sentence saying what was wrong and the prompt again; ``help``, ``moves``,
-``board`` and ``quit`` are commands; closing the input (Ctrl-D) or Ctrl-C ends
-the game with a message. :func:`add_play_command` adds the subcommand to
-``python -m mctslib``.
+a sentence saying what was wrong and the prompt again (bytes that are not
+text included: they are read as U+FFFD); ``help``, ``moves``, ``board`` and
+``quit`` are commands; closing the input (Ctrl-D, exit code 0) or Ctrl-C (exit
+code 130) ends the game with a message. :func:`add_play_command` adds the
+subcommand to ``python -m mctslib``.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ import sys
 import time
 
 from ..bots.uttt import SPEC_SYNTAX, parse_spec
+from ..games.base import check_player
 from ..games.uttt import SCORINGS, SYMBOLS, UltimateTicTacToe, from_row_col, to_board_cell
 from ..rng import make_rng
-from .argtypes import bot_spec, whole_number
+from .argtypes import bot_spec, forbid_repeats, quoted, whole_number
 
 __all__ = ["PLAY_SPEC", "PlaySession", "add_play_command", "render_board", "run_play"]
 
@@ -32,6 +34,8 @@ __all__ = ["PLAY_SPEC", "PlaySession", "add_play_command", "render_board", "run_
 PLAY_SPEC = "uct:c=0.5,wins=on,solver=on,reuse=on,centre=on,ms=500,first_ms=1000"
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "h", "?"}
+#: Seeds are whole numbers that fit in 64 bits.
+MAX_SEED = 2**64 - 1
 
 COMMANDS_HELP = """\
 Type a move as two numbers, 'row col', each 0 to 8 (row 0 is the top, col 0 the left),
@@ -54,6 +58,7 @@ def render_board(state: UltimateTicTacToe) -> str:
     any other empty cell. The big board (who won which small board) is drawn
     to the right.
     """
+    _check_state(state)
     legal = set(state.legal_moves())
     marks = {"X": "X", "O": "O", "drawn": "#", "open": "."}
     statuses = [marks[status] for status in state.board_statuses()]
@@ -68,6 +73,12 @@ def render_board(state: UltimateTicTacToe) -> str:
         lines.append(f"  {row}  " + " | ".join(groups))
     lines = [line + (side[i - 1] if 1 <= i <= len(side) else "") for i, line in enumerate(lines)]
     return "\n".join([*lines, state.status_line()])
+
+
+def _check_state(state) -> None:
+    if not isinstance(state, UltimateTicTacToe):
+        raise ValueError(f"state must be an UltimateTicTacToe position, got "
+                         f"{type(state).__name__}.")
 
 
 def _cell_symbol(state: UltimateTicTacToe, row: int, col: int, legal: set) -> str:
@@ -91,10 +102,14 @@ class _Rejected(Exception):
 
 def read_move(line: str, state: UltimateTicTacToe) -> int:
     """The move typed on ``line`` (``row col``), or _Rejected with a sentence saying why not."""
+    if not isinstance(line, str):
+        raise ValueError(f"line must be a string, got {type(line).__name__}.")
+    _check_state(state)
     parts = [part for part in re.split(r"[\s,;()]+", line.strip()) if part]
-    if len(parts) != 2 or not all(re.fullmatch(r"[+-]?\d+", part) for part in parts):
-        raise _Rejected(f"I did not understand {line.strip()!r}: type a move as two whole "
-                        "numbers 'row col', each 0 to 8 (for example '4 4'), or 'help'.")
+    if (len(parts) != 2 or not all(re.fullmatch(r"[+-]?\d{1,20}", part, re.ASCII)
+                                   for part in parts)):
+        raise _Rejected(f"I did not understand {quoted(line.strip())}: type a move as two "
+                        "whole numbers 'row col', each 0 to 8 (for example '4 4'), or 'help'.")
     row, col = (int(part) for part in parts)
     if not (0 <= row <= 8 and 0 <= col <= 8):
         raise _Rejected(f"Row and column must each be 0 to 8; you typed row {row}, col {col}.")
@@ -146,8 +161,14 @@ class PlaySession:
     """
 
     def __init__(self, bot, human_side: int, scoring: str, read_line, write):
+        if not callable(getattr(bot, "choose", None)):
+            raise ValueError(f"bot must be a player with a choose(state) method, got "
+                             f"{type(bot).__name__}.")
+        for name, function in (("read_line", read_line), ("write", write)):
+            if not callable(function):
+                raise ValueError(f"{name} must be a function, got {type(function).__name__}.")
         self.bot = bot
-        self.human_side = human_side
+        self.human_side = check_player(human_side)
         self.state = UltimateTicTacToe(scoring=scoring)
         self.read_line = read_line
         self.write = write
@@ -183,6 +204,9 @@ class PlaySession:
                 self.write("")
                 self.write("Input closed: the game is abandoned. Goodbye!")
                 return None
+            except UnicodeDecodeError:  # a stream that is not the terminal's: not text
+                self.write("That line is not text (UTF-8); type a move as 'row col'.")
+                continue
             word = line.strip().lower()
             if word in QUIT_WORDS:
                 self.write("You left the game. Goodbye!")
@@ -239,9 +263,9 @@ def add_play_command(subparsers) -> argparse.ArgumentParser:
 
     The parsed namespace's ``handler`` is :func:`run_play` (call ``args.handler(args)``).
     """
-    parser = subparsers.add_parser(
+    parser = forbid_repeats(subparsers.add_parser(
         "play", help="play Ultimate Tic-Tac-Toe against the bot in the terminal",
-        description=PLAY_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=PLAY_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter))
     parser.add_argument("game", choices=["uttt"], help="the game (only uttt)")
     parser.add_argument("--bot", type=bot_spec, default=parse_spec(PLAY_SPEC), metavar="SPEC",
                         help="the bot you play against (default: the SPEC above)")
@@ -250,14 +274,23 @@ def add_play_command(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--scoring", choices=SCORINGS, default="codingame",
                         help="how a game that closes every board without a line ends: "
                              "codingame = more boards won wins (default), openspiel = draw")
-    parser.add_argument("--seed", type=whole_number(0), default=None,
-                        help="the bot's seed (default: a fresh one, printed at the start)")
+    parser.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None,
+                        help="the bot's seed, 0 to 2**64 - 1 (default: a fresh one, printed "
+                             "at the start)")
     parser.set_defaults(handler=run_play)
     return parser
 
 
 def run_play(args, stdin=None, stdout=None) -> int:
-    """Play a parsed ``play uttt`` command on the given streams (default: the terminal)."""
+    """Play a parsed ``play uttt`` command on the given streams (default: the terminal).
+
+    Returns 0 when the game ends, the person quits or the input closes, 130 on Ctrl-C.
+    """
+    if stdin is None:
+        try:  # bytes that are not UTF-8 become U+FFFD: "I did not understand", not a crash
+            sys.stdin.reconfigure(errors="replace")
+        except (AttributeError, ValueError, OSError):
+            pass
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
 
     def write(text: str) -> None:

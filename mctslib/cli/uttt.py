@@ -25,9 +25,18 @@ import time
 
 import numpy as np
 
-from ..bots.uttt import SPEC_SYNTAX, parse_spec, random_openings
+from ..bots.uttt import (
+    BYTES_PER_NODE,
+    MAX_OPENING_PLIES,
+    MAX_OPENINGS,
+    SPEC_SYNTAX,
+    available_memory,
+    distinct_openings,
+    parse_spec,
+    random_openings,
+)
 from ..games.uttt import SCORINGS, UltimateTicTacToe, format_codingame_move, parse_codingame_move
-from .argtypes import bot_spec, whole_number
+from .argtypes import UsageError, bot_spec, forbid_repeats, quoted, whole_number, writable_file
 
 __all__ = ["CODINGAME_SPEC", "add_codingame_command", "add_match_command",
            "run_codingame", "run_match"]
@@ -41,15 +50,36 @@ HINT_WIDTH = 0.10
 #: The openings draw from a stream of their own: play_match spawns streams 0, 1, 2, ...
 #: from the match seed, so the openings use a spawn key no match reaches.
 OPENINGS_STREAM = 2**32 - 1
+#: Games in one match: a million take hours even with fast bots, and each is a task in memory.
+MAX_GAMES = 1_000_000
+#: Worker processes per core this process may use: more only share the same cores (and
+#: each loads numba and holds two node pools).
+JOBS_PER_CORE = 4
+#: Seeds are whole numbers that fit in 64 bits (numpy takes any size; a person types a few digits).
+MAX_SEED = 2**64 - 1
+#: The longest input line the CodinGame player reads: a move line is a few characters.
+MAX_LINE = 100
 
 
 # ------------------------------------------------------------------ argument types
 
 
 def _default_jobs() -> int:
-    from ..play.arena import default_jobs
+    """All the cores this process may use (what :func:`mctslib.play.arena.default_jobs` says).
 
-    return default_jobs()
+    Read here rather than imported: the CodinGame player builds this parser too,
+    and its start-up is timed.
+    """
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def _jobs(text: str) -> int:
+    """An argparse type: worker processes, 1 to :data:`JOBS_PER_CORE` per usable core."""
+    return whole_number(1, JOBS_PER_CORE * _default_jobs())(text)
+
 
 
 # -------------------------------------------------------------------------- match
@@ -73,40 +103,51 @@ def add_match_command(subparsers) -> argparse.ArgumentParser:
 
     The parsed namespace's ``handler`` is :func:`run_match` (call ``args.handler(args)``).
     """
-    parser = subparsers.add_parser(
+    parser = forbid_repeats(subparsers.add_parser(
         "match", help="play games between two bots and report the score with its interval",
-        description=MATCH_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=MATCH_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter))
     parser.add_argument("game", choices=["uttt"], help="the game (only uttt)")
     parser.add_argument("--a", required=True, type=bot_spec, metavar="SPEC",
                         help="bot A, e.g. 'uct:c=0.5,iters=2000,solver=on' (its score is reported)")
     parser.add_argument("--b", required=True, type=bot_spec, metavar="SPEC",
                         help="bot B, e.g. 'uct:iters=2000' or 'random'")
-    parser.add_argument("--games", type=whole_number(1), default=100,
-                        help="number of games, best even (default 100)")
-    parser.add_argument("--jobs", type=whole_number(1), default=None,
-                        help="worker processes (default: every core this process may use)")
+    parser.add_argument("--games", type=whole_number(1, MAX_GAMES), default=100,
+                        help=f"number of games, 1 to {MAX_GAMES:,}, best even (default 100)")
+    parser.add_argument("--jobs", type=_jobs, default=None,
+                        help=f"worker processes, at most {JOBS_PER_CORE} per core this process "
+                             "may use (default: one per core)")
     parser.add_argument("--scoring", choices=SCORINGS, default="codingame",
                         help="how a game that closes every board without a line ends: "
                              "codingame = more boards won wins (default), openspiel = draw")
-    parser.add_argument("--seed", type=whole_number(0), default=0,
-                        help="match seed: the bots' and openings' random streams (default 0)")
-    parser.add_argument("--openings", type=whole_number(0), default=0,
-                        help="start from this many random openings (default 0: the empty board)")
-    parser.add_argument("--opening-plies", type=whole_number(1), default=2,
-                        help="random moves in each opening (default 2)")
-    parser.add_argument("--out", metavar="PATH",
-                        help="save the result and every parameter to this JSON file")
+    parser.add_argument("--seed", type=whole_number(0, MAX_SEED), default=0,
+                        help="match seed: the bots' and openings' random streams, 0 to 2**64 - 1 "
+                             "(default 0)")
+    parser.add_argument("--openings", type=whole_number(0, MAX_OPENINGS), default=0,
+                        help=f"start from this many random openings, at most {MAX_OPENINGS:,} "
+                             "(default 0: the empty board)")
+    parser.add_argument("--opening-plies", type=whole_number(1, MAX_OPENING_PLIES), default=2,
+                        help=f"random moves in each opening, 1 to {MAX_OPENING_PLIES} (default 2)")
+    parser.add_argument("--out", metavar="PATH", type=writable_file,
+                        help="save the result and every parameter to this JSON file (its folder "
+                             "is checked before the first game; written at the end, all at once)")
     parser.set_defaults(handler=run_match)
     return parser
 
 
 def run_match(args, out=None) -> int:
-    """Run a parsed ``match uttt`` command and print its report; returns the exit code 0."""
+    """Run a parsed ``match uttt`` command and print its report; returns the exit code 0.
+
+    Raises :class:`~.argtypes.UsageError` before the first game if the options do
+    not go together (more openings than exist, node pools that do not fit in
+    memory); the report is printed before the results are saved, so a disk that
+    fails at the end loses nothing on screen.
+    """
     from ..play.arena import play_match
     from ..play.stats import games_for_width
 
     out = out or sys.stdout
     jobs = args.jobs or _default_jobs()
+    _check_pools(args.a, args.b, min(jobs, args.games))
     start = _match_start(args)
     result = play_match(args.a, args.b, start, args.games, seed=args.seed, jobs=jobs,
                         description="uttt games")
@@ -114,7 +155,8 @@ def run_match(args, out=None) -> int:
     first = sum(record.a_moved_first for record in result.records)
     seconds_a, seconds_b = result.seconds_per_move()
     where = ("the empty board" if not args.openings
-             else f"{args.openings} random openings of {args.opening_plies} plies")
+             else f"{args.openings} random openings of {args.opening_plies} "
+                  f"pl{'y' if args.opening_plies == 1 else 'ies'}")
     lines = [
         (f"Ultimate Tic-Tac-Toe, {args.scoring} scoring, seed {args.seed}, from {where}, "
          f"{jobs} worker process{'es' if jobs > 1 else ''}"),
@@ -127,14 +169,26 @@ def run_match(args, out=None) -> int:
         _games_hint(games_for_width, low, high),
         f"seconds per move: A {seconds_a:.4f}, B {seconds_b:.4f}",
     ]
+    print("\n".join(lines), file=out, flush=True)
     if args.out:
         result.save(args.out, game="uttt", a=str(args.a), b=str(args.b),
                     a_options=args.a.as_dict(), b_options=args.b.as_dict(), games=args.games,
                     jobs=jobs, scoring=args.scoring, seed=args.seed, openings=args.openings,
                     opening_plies=args.opening_plies)
-        lines.append(f"saved to {args.out}")
-    print("\n".join(lines), file=out)
+        print(f"saved to {args.out}", file=out)
     return 0
+
+
+def _check_pools(a, b, workers: int) -> None:
+    """Every worker holds both bots' node pools during a game: check they all fit in memory."""
+    nodes = sum(spec.capacity for spec in (a, b) if spec.kind == "uct")
+    available = available_memory()
+    needed = workers * nodes * BYTES_PER_NODE
+    if nodes and available is not None and needed > available:
+        raise UsageError(f"the bots' node pools need {needed / 2**30:,.2f} GiB ({workers} worker "
+                         f"process{'es' if workers > 1 else ''}, each holding A's and B's, "
+                         f"{BYTES_PER_NODE} bytes a node), but only {available / 2**30:,.2f} GiB "
+                         "of memory is available: use fewer --jobs or smaller capacities.")
 
 
 def _games_hint(games_for_width, low: float, high: float) -> str:
@@ -149,11 +203,17 @@ def _games_hint(games_for_width, low: float, high: float) -> str:
 def _match_start(args):
     if not args.openings:
         return UltimateTicTacToe(scoring=args.scoring)
+    exist = distinct_openings(args.opening_plies)
+    if exist is not None and args.openings > exist:
+        raise UsageError(f"--openings must be at most {exist:,} with --opening-plies "
+                         f"{args.opening_plies}: only {exist:,} distinct openings of "
+                         f"{args.opening_plies} pl{'y' if args.opening_plies == 1 else 'ies'} "
+                         f"exist, got {args.openings:,}.")
     stream = np.random.SeedSequence(args.seed, spawn_key=(OPENINGS_STREAM,))
     try:
         return random_openings(args.openings, args.opening_plies, stream, args.scoring)
     except ValueError as error:
-        raise SystemExit(f"match: {error}") from None
+        raise UsageError(f"--openings: {error}") from None
 
 
 # --------------------------------------------------------------------- codingame
@@ -164,7 +224,16 @@ from standard input the opponent's last move 'row col' ('-1 -1' on the first
 turn if it plays first), then the number of valid actions, then one 'row col'
 line per valid action; it prints exactly one line 'row col' to standard output,
 and loops until its input closes. Everything else (a line per turn with the
-time and iterations, warnings) goes to standard error.
+time and iterations) goes to standard error.
+
+Input that breaks the protocol (a line that is not a move, an illegal move, the
+input closing in the middle of a turn) or that contradicts the game the bot
+followed (valid actions other than the legal moves of its position) ends the
+program with one sentence on standard error and exit code 1: the bot cannot
+rebuild a position from a list of actions, so playing on would mean searching
+another game. A count of 0 valid actions means "no list": the bot plays from
+its own position (handy to drive it by hand). The input closing between turns
+ends it with exit code 0.
 
 The bot keeps its tree between turns. CodinGame allows 1,000 ms for the first
 turn and 100 ms after, counted from when the input is sent; the default SPEC
@@ -186,15 +255,16 @@ def add_codingame_command(subparsers) -> argparse.ArgumentParser:
 
     The parsed namespace's ``handler`` is :func:`run_codingame`.
     """
-    parser = subparsers.add_parser(
+    parser = forbid_repeats(subparsers.add_parser(
         "codingame", help="play as a CodinGame bot on standard input and output",
-        description=CODINGAME_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=CODINGAME_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter))
     parser.add_argument("game", choices=["uttt"], help="the game (only uttt)")
     parser.add_argument("spec", nargs="?", type=bot_spec, default=parse_spec(CODINGAME_SPEC),
                         metavar="SPEC", help="the bot (default: the CodinGame SPEC above)")
     parser.add_argument("--scoring", choices=SCORINGS, default="codingame",
                         help="scoring the bot plays for (default codingame, as the referee)")
-    parser.add_argument("--seed", type=whole_number(0), default=0, help="the bot's seed (default 0)")
+    parser.add_argument("--seed", type=whole_number(0, MAX_SEED), default=0,
+                        help="the bot's seed, 0 to 2**64 - 1 (default 0)")
     parser.add_argument("--quiet", action="store_true",
                         help="no per-turn line on standard error")
     parser.set_defaults(handler=run_codingame)
@@ -224,15 +294,28 @@ class TimedLines:
 
     def _read(self):
         first = True
-        for line in iter(self._stream.readline, ""):
-            arrived = self._process_start if first and self._waiting else time.perf_counter()
-            self._lines.put((arrived, line))
-            first = False
+        try:
+            for line in iter(self._stream.readline, ""):
+                arrived = self._process_start if first and self._waiting else time.perf_counter()
+                self._lines.put((arrived, line))
+                first = False
+        except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
+            # Handed to the main thread, which says what happened; dying here would leave
+            # it waiting for a line that never comes.
+            self._lines.put((time.perf_counter(), error))
+            return
         self._lines.put((time.perf_counter(), None))
 
     def next(self) -> tuple[float, str | None]:
-        """``(arrival time, line)``; the line is None once the input has closed."""
-        return self._lines.get()
+        """``(arrival time, line)``; the line is None once the input has closed.
+
+        Raises :class:`ProtocolError` if the input could not be read as text.
+        """
+        arrived, line = self._lines.get()
+        if isinstance(line, BaseException):
+            self._lines.put((arrived, line))  # every later call fails the same way
+            raise ProtocolError(f"standard input could not be read as text: {line}.")
+        return arrived, line
 
 
 def _input_waiting(stream) -> bool:
@@ -281,25 +364,37 @@ def run_codingame(args, stdin=None, stdout=None, stderr=None) -> int:
     Returns 0 when the input closes, 1 after a protocol error (explained on
     standard error).
     """
+    if stdin is None:
+        _replace_undecodable(sys.stdin)
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     process_start = _process_start()
     lines = TimedLines(stdin, process_start)
     hidden = _skip_numba_blas_probe()
-    bot = args.spec(seed=args.seed)  # builds the node pool and loads the compiled search
-    if hidden:
-        del sys.modules["scipy.linalg"]  # later imports of SciPy work as usual
+    try:
+        bot = args.spec(seed=args.seed)  # builds the node pool and loads the compiled search
+    finally:
+        if hidden:
+            del sys.modules["scipy.linalg"]  # later imports of SciPy work as usual
     log = (lambda text: None) if args.quiet else (lambda text: print(text, file=stderr, flush=True))
     log(f"ready {1000 * (time.perf_counter() - process_start):.0f} ms after the process "
         f"started; bot {args.spec}")
     try:
-        _play_turns(bot, lines, args.scoring, stdout, stderr, log)
+        _play_turns(bot, lines, args.scoring, stdout, log)
     except ProtocolError as error:
-        print(f"codingame: {error}", file=stderr, flush=True)
+        print(f"python -m mctslib codingame: error: {error}", file=stderr, flush=True)
         return 1
     return 0
 
 
-def _play_turns(bot, lines: TimedLines, scoring: str, stdout, stderr, log) -> None:
+def _replace_undecodable(stream) -> None:
+    """Read bytes that are not UTF-8 as U+FFFD, so that a garbled line is refused like any other."""
+    try:
+        stream.reconfigure(errors="replace")
+    except (AttributeError, ValueError, OSError):  # not a TextIOWrapper, or already read from
+        pass
+
+
+def _play_turns(bot, lines: TimedLines, scoring: str, stdout, log) -> None:
     state = UltimateTicTacToe(scoring=scoring)
     turn = 0
     while True:
@@ -307,18 +402,11 @@ def _play_turns(bot, lines: TimedLines, scoring: str, stdout, stderr, log) -> No
         if line is None:
             return
         turn += 1
-        opponent = _read_move(line, "the opponent's move")
-        actions = _read_actions(lines)
+        opponent = _read_move(line, f"turn {turn}: the opponent's move")
+        actions = _read_actions(lines, turn)
         state = _apply_opponent(state, opponent, turn)
-        legal = set(state.legal_moves())
-        if set(actions) != legal:
-            print(f"turn {turn}: the referee's {len(actions)} valid actions differ from the "
-                  f"{len(legal)} legal moves of the position the bot followed", file=stderr)
+        _check_actions(actions, state, turn)
         move, how = _choose(bot, state, arrived)
-        if actions and move not in actions:
-            print(f"turn {turn}: {format_codingame_move(move)} is not among the valid actions; "
-                  f"playing {format_codingame_move(actions[0])}", file=stderr)
-            move = actions[0]
         print(format_codingame_move(move), file=stdout, flush=True)
         answered = time.perf_counter()
         state = state.play(move)
@@ -337,33 +425,62 @@ def _choose(bot, state: UltimateTicTacToe, arrived: float) -> tuple[int, str]:
 
 
 def _read_move(line: str, what: str) -> int | None:
+    if len(line) > MAX_LINE:
+        raise ProtocolError(f"{what}: a CodinGame move line is two whole numbers 'row col', got "
+                            f"a line of {len(line):,} characters starting {line[:20]!r}.")
     try:
         return parse_codingame_move(line)
     except ValueError as error:
         raise ProtocolError(f"{what}: {error}") from None
 
 
-def _read_actions(lines: TimedLines) -> list[int]:
+def _read_actions(lines: TimedLines, turn: int) -> list[int]:
     _, count_line = lines.next()
     if count_line is None:
-        raise ProtocolError("the input closed before the number of valid actions.")
+        raise ProtocolError(f"turn {turn}: the input closed before the number of valid actions.")
     try:
-        count = int(count_line)
+        count = int(count_line) if len(count_line) <= MAX_LINE else None
     except ValueError:
-        raise ProtocolError(f"the number of valid actions must be a whole number, got "
-                            f"{count_line.strip()!r}.") from None
+        count = None
+    if count is None:
+        raise ProtocolError(f"turn {turn}: the number of valid actions must be a whole number "
+                            f"0..81, got {quoted(count_line.strip())}.")
     if not 0 <= count <= 81:
-        raise ProtocolError(f"the number of valid actions must be 0..81, got {count}.")
+        raise ProtocolError(f"turn {turn}: the number of valid actions must be 0..81, "
+                            f"got {count}.")
     actions = []
-    for _ in range(count):
+    for index in range(count):
         _, line = lines.next()
         if line is None:
-            raise ProtocolError("the input closed in the middle of the valid actions.")
-        move = _read_move(line, "a valid action")
+            raise ProtocolError(f"turn {turn}: the input closed in the middle of the valid "
+                                f"actions, after {index} of {count}.")
+        move = _read_move(line, f"turn {turn}: a valid action")
         if move is None:
-            raise ProtocolError("a valid action cannot be '-1 -1'.")
+            raise ProtocolError(f"turn {turn}: a valid action cannot be '-1 -1'.")
         actions.append(move)
     return actions
+
+
+def _check_actions(actions: list[int], state: UltimateTicTacToe, turn: int) -> None:
+    """Refuse valid actions that are not exactly the legal moves of the bot's position.
+
+    Resynchronising is not safe: the list names the cells where the bot may
+    play, not the marks on the board, so no position can be rebuilt from it,
+    and a bot that searched the position it believes in could answer a cell
+    the referee holds taken. An empty list means "no list given".
+    """
+    legal = state.legal_moves()
+    if actions and sorted(actions) != sorted(legal):
+        raise ProtocolError(
+            f"turn {turn}: the referee's valid actions ({_listed(actions)}) are not the legal "
+            f"moves of the position the bot followed ({_listed(legal)}), so the referee and "
+            "the bot disagree about the game; the bot stops rather than play another game.")
+
+
+def _listed(moves) -> str:
+    shown_moves = ", ".join(format_codingame_move(move) for move in moves[:6])
+    more = f", ... {len(moves)} in all" if len(moves) > 6 else ""
+    return shown_moves + more
 
 
 def _apply_opponent(state: UltimateTicTacToe, move: int | None, turn: int) -> UltimateTicTacToe:

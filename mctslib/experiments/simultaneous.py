@@ -14,6 +14,9 @@ rounds: seconds); the command line runs the full budget and stores it::
 
 (10,000,000 rounds, seeds 0-4, both learners, both kinds of outcome; about
 ten seconds with numba). :func:`load_one_node_experiment` reads the file back.
+
+Why one module of about 510 lines: :func:`run_one_node` and the experiment that
+stores many of its runs share their checks, checkpoints and file format.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_choice, check_int
+from .._checks import check_choice, check_int, check_real
 from .._version import __version__
 from ..fixed_order import geometric_points
 from ..games.matrix_games import MatrixGame, weighted_rock_paper_scissors
@@ -46,7 +49,14 @@ from ..learners.simultaneous import (
 )
 from ..learners.ucb1 import SQRT2
 from ..progress import progress_bar
+from ..search.minimax import check_budget
 from ..search.zero_sum import exploitability, exploration_floor, solve_zero_sum
+
+#: The longest run accepted, in rounds: about a minute per run with numba (the
+#: stored runs have 10,000,000); far longer would keep a chapter waiting for hours.
+MAX_ROUNDS = 1_000_000_000
+#: The most checkpoints per factor of 10 (each one measures both mixes).
+MAX_PER_DECADE = 1000
 
 # --------------------------------------------------------------------------- one run
 
@@ -61,9 +71,9 @@ def log_checkpoints(rounds: int, first: int = 1000, per_decade: int = 10) -> np.
     duplicates removed; always ends with ``rounds``. If ``rounds < first``
     the only checkpoint is ``rounds``.
     """
-    rounds = check_int("rounds", rounds, 1)
+    rounds = check_budget("rounds", rounds, 1, MAX_ROUNDS)
     first = check_int("first", first, 1)
-    per_decade = check_int("per_decade", per_decade, 1)
+    per_decade = check_budget("per_decade", per_decade, 1, MAX_PER_DECADE)
     if rounds <= first:
         return np.array([rounds], dtype=np.int64)
     decades = math.log10(rounds / first)
@@ -122,7 +132,7 @@ def run_one_node(game: MatrixGame, learner: str, rounds: int, seed, *,
     learner : {"ucb1", "regret_matching"}
         Both players use this rule (each with its own statistics).
     rounds : int
-        Rounds to play, at least 1.
+        Rounds to play, from 1 to :data:`MAX_ROUNDS`.
     seed : int, SeedSequence or Generator
         Seeds the run's xorshift64 stream (:func:`stream_for_seed`).
     exploration : float
@@ -156,8 +166,9 @@ def run_one_node(game: MatrixGame, learner: str, rounds: int, seed, *,
     learner = check_choice("learner", learner, LEARNERS)
     engine = check_choice("engine", engine, ENGINES)
     outcomes = check_choice("outcomes", outcomes, OUTCOMES)
-    rounds = check_int("rounds", rounds, 1)
+    rounds = check_budget("rounds", rounds, 1, MAX_ROUNDS)
     checkpoints = _check_checkpoints(checkpoints, rounds)
+    _check_callback(callback)
     row_player, column_player = make_players(game, learner, exploration, c)
     stream = stream_for_seed(seed)
     match = make_match(game, row_player, column_player, stream, outcomes == "win_loss", engine)
@@ -179,10 +190,16 @@ def run_one_node(game: MatrixGame, learner: str, rounds: int, seed, *,
     )
 
 
+def _check_callback(callback) -> None:
+    if callback is not None and not callable(callback):
+        raise ValueError(f"callback must be a function or None, got {type(callback).__name__}.")
+
+
 def _check_checkpoints(checkpoints, rounds: int) -> np.ndarray:
     if checkpoints is None:
         return log_checkpoints(rounds)
-    points = [check_int("each checkpoint", point, 1) for point in checkpoints]
+    points = [check_int("each checkpoint", point, 1) for point in _sequence("checkpoints",
+                                                                            checkpoints)]
     if not points or any(b <= a for a, b in itertools.pairwise(points)) or points[-1] > rounds:
         raise ValueError(
             f"checkpoints must be increasing whole numbers in 1..rounds ({rounds}), got {points}."
@@ -297,7 +314,8 @@ def one_node_experiment(rounds: int = SMALL_ROUNDS, seeds: Sequence[int] = SEEDS
     Parameters
     ----------
     rounds : int
-        Rounds per run (default 100,000: seconds; the stored run uses 10,000,000).
+        Rounds per run (default 100,000: seconds; the stored run uses 10,000,000;
+        at most :data:`MAX_ROUNDS`).
     seeds : sequence of int
         One run per seed for each learner and kind of outcome (default 0-4).
     learners : sequence of {"ucb1", "regret_matching"}
@@ -325,14 +343,19 @@ def one_node_experiment(rounds: int = SMALL_ROUNDS, seeds: Sequence[int] = SEEDS
     -----
     Simultaneous-moves chapter.
     """
-    rounds = check_int("rounds", rounds, 1)
-    seeds = [check_int("each seed", seed, 0) for seed in seeds]
+    rounds = check_budget("rounds", rounds, 1, MAX_ROUNDS)
+    seeds = [check_int("each seed", seed, 0) for seed in _sequence("seeds", seeds)]
     if not seeds or len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct whole numbers >= 0, at least one, got {seeds}.")
     learners = _choices("learners", learners, LEARNERS)
     outcomes = _choices("outcomes", outcomes, OUTCOMES)
     game = weighted_rock_paper_scissors() if game is None else game
+    if not isinstance(game, MatrixGame):
+        raise ValueError(f"game must be a MatrixGame or None, got {type(game).__name__}.")
     exploration = check_exploration(exploration)
+    c = check_real("c (the exploration constant)", c, 0.0)
+    engine = check_choice("engine", engine, ENGINES)
+    _check_callback(callback)
     checkpoints = log_checkpoints(rounds, first_checkpoint, per_decade)
     equilibrium = solve_zero_sum(game)
     start = time.perf_counter()
@@ -367,9 +390,22 @@ def one_node_experiment(rounds: int = SMALL_ROUNDS, seeds: Sequence[int] = SEEDS
 
 
 def load_one_node_experiment(path) -> OneNodeExperiment:
-    """Read an experiment written by :meth:`OneNodeExperiment.to_json` (e.g. the stored run)."""
-    data = json.loads(Path(path).read_text())
-    return OneNodeExperiment(**data)
+    """Read an experiment written by :meth:`OneNodeExperiment.to_json` (e.g. the stored run).
+
+    Raises ValueError, naming the file, if it is missing or not such an experiment.
+    """
+    try:
+        text = Path(path).read_text()
+    except TypeError:
+        raise ValueError(f"path must be a file name, got {type(path).__name__}.") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read the experiment file {path}: {error}.") from None
+    try:
+        data = json.loads(text)
+        return OneNodeExperiment(**data)
+    except (ValueError, TypeError):
+        raise ValueError(f"{path} does not hold a one-node experiment written by "
+                         f"OneNodeExperiment.to_json().") from None
 
 
 def _measured_run(game, learner, outcome, seed, rounds, checkpoints, options, bar, callback):
@@ -398,9 +434,17 @@ def _run_record(run) -> dict:
     }
 
 
+def _sequence(name: str, values) -> list:
+    """``values`` as a list, or a sentence if it cannot be one (None, a number)."""
+    try:
+        return list(values)
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence, got {type(values).__name__}.") from None
+
+
 def _choices(name: str, values: Sequence[str], allowed: Sequence[str]) -> list[str]:
-    values = [values] if isinstance(values, str) else list(values)
-    if not values or any(value not in allowed for value in values):
+    values = [values] if isinstance(values, str) else _sequence(name, values)
+    if not values or any(not isinstance(value, str) or value not in allowed for value in values):
         raise ValueError(f"{name} must be one or more of {', '.join(allowed)}, got {values}.")
     return values
 
@@ -432,7 +476,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_argv(argv) -> None:
+    """``argv`` must be None (the command line) or a list of strings, as argparse expects."""
+    if argv is not None and (isinstance(argv, (str, bytes)) or not isinstance(argv, Sequence)
+                             or not all(isinstance(arg, str) for arg in argv)):
+        raise ValueError(f"argv must be a list of strings (the command's arguments) or None, "
+                         f"got {argv!r:.80}.")
+
+
 def main(argv=None) -> int:
+    _check_argv(argv)
     args = build_parser().parse_args(argv)
     try:
         experiment = one_node_experiment(
@@ -444,8 +497,12 @@ def main(argv=None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(experiment.to_json() + "\n")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(experiment.to_json() + "\n")
+    except OSError as error:
+        print(f"error: cannot write {out}: {error}", file=sys.stderr)
+        return 2
     print(experiment.summary())
     print(f"{len(experiment.runs)} runs in {experiment.seconds:.1f} s; wrote {out}")
     return 0

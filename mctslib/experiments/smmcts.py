@@ -27,8 +27,11 @@ import numpy as np
 from .._checks import check_int, check_real
 from ..games.goofspiel import Goofspiel
 from ..games.simultaneous_base import SimultaneousState
+from ..learners.simultaneous import check_exploration
 from ..learners.ucb1 import SQRT2
 from ..search.backward_induction import profile_exploitability, solve_game
+from ..search.minimax import check_budget
+from ..search.simultaneous_search import MAX_ITERATIONS
 from ..search.smmcts import SMMCTS
 
 # --------------------------------------------------------------------------- experiment
@@ -39,6 +42,10 @@ METHODS = ("duct", "rm", "smitsimax")
 
 #: Where ``python -m mctslib.experiments.smmcts`` stores the full run (relative to the repository).
 DEFAULT_DATA = Path("data") / "simultaneous" / "smmcts.json"
+
+#: The most cards: every measurement visits every state of the game exactly, and
+#: 5 cards already have 32,826 states (6 cards about 1.2 million).
+MAX_CARDS = 5
 
 
 @dataclass
@@ -87,10 +94,14 @@ class ConvergenceResult:
 
     def median(self, method: str) -> np.ndarray:
         """The median distance over seeds at each checkpoint."""
+        if not isinstance(method, str) or method not in self.distances:
+            raise ValueError(f"method must be one of the methods this result measured "
+                             f"({', '.join(self.distances)}), got {method!r}.")
         return np.median(np.asarray(self.distances[method]), axis=0)
 
     def format(self, digits: int = 3) -> str:
-        """A plain-text table: median distance per method at each checkpoint."""
+        """A plain-text table: median distance per method at each checkpoint (0 to 15 digits)."""
+        digits = check_int("digits", digits, 0, 15)
         lines = [f"{'iterations':>10}" + "".join(f"{m:>11}" for m in self.methods)]
         for k, iterations in enumerate(self.checkpoints):
             row = "".join(f"{self.median(m)[k]:>11.{digits}f}" for m in self.methods)
@@ -102,12 +113,27 @@ class ConvergenceResult:
 
     @classmethod
     def from_json(cls, text: str) -> ConvergenceResult:
-        return cls(**json.loads(text))
+        """The result written by :meth:`to_json`; ValueError if ``text`` is not one."""
+        try:
+            return cls(**json.loads(text))
+        except (TypeError, ValueError):
+            raise ValueError("text must be a convergence result written by "
+                             "ConvergenceResult.to_json().") from None
 
     @classmethod
     def load(cls, path=DEFAULT_DATA) -> ConvergenceResult:
         """Read a result stored by ``python -m mctslib.experiments.smmcts``."""
-        return cls.from_json(Path(path).read_text())
+        try:
+            text = Path(path).read_text()
+        except TypeError:
+            raise ValueError(f"path must be a file name, got {type(path).__name__}.") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise ValueError(f"cannot read the convergence result {path}: {error}.") from None
+        try:
+            return cls.from_json(text)
+        except ValueError:
+            raise ValueError(f"{path} does not hold a convergence result written by "
+                             f"python -m mctslib.experiments.smmcts.") from None
 
 
 def _make_search(method: str, root: SimultaneousState, c: float, exploration: float, seed):
@@ -121,14 +147,16 @@ def _make_search(method: str, root: SimultaneousState, c: float, exploration: fl
 
 
 def _check_experiment(checkpoints, seeds, methods) -> tuple[list[int], list[int], list[str]]:
-    checkpoints = [check_int("each checkpoint", n, 1) for n in checkpoints]
+    checkpoints = [check_int("each checkpoint", n, 1) for n in _sequence("checkpoints", checkpoints)]
     if not checkpoints or any(b <= a for a, b in pairwise(checkpoints)):
         raise ValueError(f"checkpoints must be increasing whole numbers >= 1, got {checkpoints}.")
-    seeds = [check_int("each seed", s, 0) for s in seeds]
+    # Each search grows to the last checkpoint, in steps of at most that many iterations.
+    check_budget("the last checkpoint", checkpoints[-1], 1, MAX_ITERATIONS)
+    seeds = [check_int("each seed", s, 0) for s in _sequence("seeds", seeds)]
     if not seeds:
         raise ValueError("seeds must hold at least one seed.")
-    methods = list(methods)
-    if not methods or any(m not in METHODS for m in methods):
+    methods = [methods] if isinstance(methods, str) else _sequence("methods", methods)
+    if not methods or any(not isinstance(m, str) or m not in METHODS for m in methods):
         raise ValueError(f"methods must be chosen from {', '.join(METHODS)}, got {methods!r}.")
     return checkpoints, seeds, methods
 
@@ -143,7 +171,8 @@ def convergence_experiment(cards: int = 4, scoring: str = "points",
     Parameters
     ----------
     cards, scoring :
-        The Goofspiel game (see :class:`~mctslib.games.goofspiel.Goofspiel`).
+        The Goofspiel game (see :class:`~mctslib.games.goofspiel.Goofspiel`),
+        with 1 to :data:`MAX_CARDS` cards (the measurements are exact).
     checkpoints : sequence of int
         Increasing iteration counts at which to measure (one search per seed
         grows from one checkpoint to the next).
@@ -172,9 +201,18 @@ def convergence_experiment(cards: int = 4, scoring: str = "points",
     from ..search.backward_induction import equilibrium_with_exploration, uniform_profile
     from ..search.smitsimax import blind_floor
 
+    root = Goofspiel(cards, scoring)  # checks cards (1 to 13) and scoring
+    cards = root.cards  # a plain int (numpy integers are refused by JSON)
+    if root.cards > MAX_CARDS:
+        raise ValueError(f"cards must be at most {MAX_CARDS} here: every measurement visits every "
+                         f"state of the game exactly (5 cards: 32,826 states); got {cards}.")
     checkpoints, seeds, methods = _check_experiment(checkpoints, seeds, methods)
-    exploration = check_real("exploration", exploration, 0.0, 1.0)
-    root = Goofspiel(cards, scoring)
+    c = check_real("c (UCB1's exploration constant)", c, 0.0)
+    # Regret matching divides by the probability of the action played: it needs exploration > 0.
+    exploration = (check_exploration(exploration) if "rm" in methods
+                   else check_real("exploration", exploration, 0.0, 1.0))
+    if not isinstance(progress, bool):
+        raise ValueError(f"progress must be True or False, got {progress!r}.")
     solution = solve_game(root)
     result = ConvergenceResult(
         cards, scoring, checkpoints, seeds, methods, float(c), exploration, solution.value,
@@ -190,6 +228,14 @@ def convergence_experiment(cards: int = 4, scoring: str = "points",
             ]
             result.seconds[method] = time.perf_counter() - start
     return result
+
+
+def _sequence(name: str, values) -> list:
+    """``values`` as a list, or a sentence if it cannot be one (None, a number)."""
+    try:
+        return list(values)
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence, got {type(values).__name__}.") from None
 
 
 def _distances(search, checkpoints: list[int], bar) -> list[float]:
@@ -224,8 +270,17 @@ def _maybe_progress(show: bool, total: int):
     return progress_bar(total, "simultaneous-move searches", unit="it")
 
 
+def _check_argv(argv) -> None:
+    """``argv`` must be None (the command line) or a list of strings, as argparse expects."""
+    if argv is not None and (isinstance(argv, (str, bytes)) or not isinstance(argv, Sequence)
+                             or not all(isinstance(arg, str) for arg in argv)):
+        raise ValueError(f"argv must be a list of strings (the command's arguments) or None, "
+                         f"got {argv!r:.80}.")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the full convergence experiment and store it as JSON (``python -m mctslib.experiments.smmcts``)."""
+    _check_argv(argv)
     parser = argparse.ArgumentParser(
         prog="python -m mctslib.experiments.smmcts",
         description="Grow DUCT, regret-matching SM-MCTS and Smitsimax on Goofspiel and store "
@@ -247,8 +302,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                                         args.methods, args.c, args.exploration, progress=True)
     except ValueError as error:  # a sentence for the person at the terminal, no traceback
         parser.error(str(error))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(result.to_json() + "\n")
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(result.to_json() + "\n")
+    except OSError as error:
+        parser.error(f"cannot write {args.out}: {error}")
     print(f"Goofspiel with {result.cards} cards ({result.scoring}): value {result.game_value:.3f}, "
           f"uniform {result.uniform_distance:.3f}, exploration floor "
           f"{result.exploration_floor:.3f}, blind floor {result.blind_floor:.3f}")

@@ -14,11 +14,17 @@ import math
 import numpy as np
 from numba import njit
 
+from .._checks import check_int, check_real
 from ..games.tictactoe import LINES
 from .xorshift import below, new_rng, xorshift_next  # noqa: F401 (re-exported for tests)
 
 _LINES = np.array(LINES, dtype=np.int64)
 ONGOING, X_WINS, O_WINS, DRAW = -1, 0, 1, 2
+#: Nodes of tic-tac-toe's whole game tree, the root included (every move order): a search
+#: expands each node at most once, so no tree, however many iterations, has more.
+GAME_TREE_NODES = 549_946
+#: Iterations per search: far beyond the point where the whole tree is built.
+MAX_ITERATIONS = 100_000_000
 
 
 @njit(cache=True)
@@ -160,15 +166,17 @@ class FastTicTacToeUCT:
     """A numba UCT searcher for tic-tac-toe with its xorshift state and node arrays.
 
     The arrays are sized once for ``iterations`` (each iteration adds at most
-    nine nodes) and reused by every search; the xorshift state continues across
-    searches, as in the reference harness.
+    nine nodes, and no tree has more than :data:`GAME_TREE_NODES`: about 22 MB
+    at most) and reused by every search; the xorshift state continues across
+    searches, as in the reference harness. ``iterations`` is 1 to
+    :data:`MAX_ITERATIONS`, ``exploration`` a finite number >= 0.
     """
 
     def __init__(self, iterations: int, exploration: float, seed: int):
-        self.iterations = int(iterations)
-        self.exploration = float(exploration)
+        self.iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
+        self.exploration = check_real("exploration", exploration, 0.0)
         self.rng = new_rng(seed)
-        capacity = 9 * self.iterations + 1
+        capacity = min(9 * self.iterations + 1, GAME_TREE_NODES)
         self.move = np.zeros(capacity, dtype=np.int64)
         self.first_child = np.zeros(capacity, dtype=np.int64)
         self.child_count = np.zeros(capacity, dtype=np.int64)
@@ -184,5 +192,6 @@ class FastTicTacToeUCT:
 
     def play_games(self, games: int, search_plays_x: bool, opponent_rng: np.ndarray):
         """``games`` games against the random opponent whose state is ``opponent_rng[0]``."""
+        games = check_int("games", games, 0, 2**62)  # compiled code counts in int64
         return play_games(games, search_plays_x, self.iterations, self.exploration, self.rng,
                           opponent_rng, *self._arrays())

@@ -14,10 +14,39 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
+from numbers import Integral
+
+from .._checks import shown
 
 #: Scores of a finished game for one player: win, draw, loss (the book's
 #: default reward scale; see the bandits chapter for the 1/0/-1 scale).
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+
+
+def check_player(player) -> int:
+    """Return ``player`` as an int, or raise ValueError unless it is 0 or 1.
+
+    Python and numpy integers are accepted; booleans and floats are refused
+    (``True`` and ``1.0`` are not player numbers, even though they equal 1).
+    """
+    if type(player) is int and (player == 0 or player == 1):  # the common case, kept cheap
+        return player
+    if isinstance(player, Integral) and not isinstance(player, bool) and player in (0, 1):
+        return int(player)
+    raise ValueError(f"player must be 0 or 1, got {shown(player)}.")
+
+
+def whole_number(value) -> int | None:
+    """``value`` as an int if it is a Python or numpy integer (not a bool), else None.
+
+    The games' test for a move or an index: ``2.0`` and ``True`` equal whole
+    numbers but are refused, so a mistake in a call is named, not guessed at.
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        return int(value)
+    return None
 
 
 class GameState(ABC):
@@ -52,7 +81,8 @@ class GameState(ABC):
         """0 or 1 for a won game, None for a draw or a game still on."""
 
     def result(self, player: int) -> float:
-        """Score of the finished game for ``player``: 1 win, 0.5 draw, 0 loss."""
+        """Score of the finished game for ``player`` (0 or 1): 1 win, 0.5 draw, 0 loss."""
+        player = check_player(player)
         if not self.is_terminal():
             raise ValueError("result() is defined only for a finished game; this one is still on.")
         winner = self.winner()
@@ -63,6 +93,6 @@ class GameState(ABC):
     def illegal_move_error(self, move) -> ValueError:
         """The ValueError every game raises for an illegal move (one wording for all)."""
         if self.is_terminal():
-            return ValueError(f"move {move!r} is illegal: the game is over.")
+            return ValueError(f"move {shown(move)} is illegal: the game is over.")
         legal = ", ".join(repr(m) for m in self.legal_moves())
-        return ValueError(f"move {move!r} is illegal here; legal moves are: {legal}.")
+        return ValueError(f"move {shown(move)} is illegal here; legal moves are: {legal}.")

@@ -39,6 +39,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 
+from .._checks import shown
 from .simultaneous_base import SimultaneousState, check_player
 
 #: The scorings a Goofspiel game may use (see the module docstring).
@@ -71,15 +72,15 @@ class Goofspiel(SimultaneousState):
         cards = _whole_number(self.cards)
         if cards is None or not 1 <= cards <= MAX_CARDS:
             raise ValueError(
-                f"cards must be a whole number from 1 to {MAX_CARDS}, got {self.cards!r}."
+                f"cards must be a whole number from 1 to {MAX_CARDS}, got {shown(self.cards)}."
             )
         object.__setattr__(self, "cards", cards)  # a numpy integer becomes a plain int
-        if self.scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {self.scoring!r}.")
+        if not isinstance(self.scoring, str) or self.scoring not in SCORINGS:
+            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {shown(self.scoring)}.")
         if not self._bids_are_valid():
             raise ValueError(
                 f"bids must be pairs of cards 1..{self.cards}, at most one pair per round and no "
-                f"card bid twice by the same player, got {self.bids!r}."
+                f"card bid twice by the same player, got {shown(self.bids)}."
             )
 
     def _bids_are_valid(self) -> bool:
@@ -109,12 +110,18 @@ class Goofspiel(SimultaneousState):
         Prizes come highest first: round 0 is worth ``cards`` points, the
         last round 1 point.
         """
-        round_index = self.round if round_index is None else round_index
-        if not 0 <= round_index < self.cards:
+        if round_index is None:
+            if self.is_terminal():
+                raise ValueError("the game is over, so no prize is up; give round_index from 0 "
+                                 f"to {self.cards - 1} for an earlier round's prize.")
+            return self.cards - self.round
+        index = _whole_number(round_index)
+        if index is None or not 0 <= index < self.cards:
             raise ValueError(
-                f"round_index must be from 0 to {self.cards - 1}, got {round_index!r}."
+                f"round_index must be from 0 to {self.cards - 1} (a whole number), "
+                f"got {shown(round_index)}."
             )
-        return self.cards - round_index
+        return self.cards - index
 
     def hand(self, player: int) -> tuple[int, ...]:
         """The cards ``player`` still holds, lowest first."""
@@ -164,7 +171,7 @@ class Goofspiel(SimultaneousState):
         totals = [0, 0]
         for round_index, (bid0, bid1) in enumerate(self.bids):
             if bid0 != bid1:  # equal bids: the prize is discarded
-                totals[0 if bid0 > bid1 else 1] += self.prize(round_index)
+                totals[0 if bid0 > bid1 else 1] += self.cards - round_index  # its prize
         return totals[0], totals[1]
 
     # --------------------------------------------------------------- payoffs

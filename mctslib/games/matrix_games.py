@@ -23,11 +23,28 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._checks import check_int
+from .._checks import check_int, is_sequence, shown
 from ..fixed_order import vector_matrix_vector
 
 #: How far from 1 the entries of a mix may sum (learners' averages carry rounding error).
 MIX_TOLERANCE = 1e-6
+
+#: The largest payoff size a table may hold. The equilibrium solver (HiGHS) refuses
+#: coefficients from 1e15 on and treats 1e20 as infinite, and the learners divide by the
+#: spread (largest minus smallest payoff), which must stay finite; 1e12 leaves margin.
+MAX_PAYOFF = 1e12
+
+#: Payoffs that are not all equal must differ by at least this share of the largest
+#: payoff size: the solver works to about 1e-9 of the numbers it is given, so finer
+#: differences on large payoffs are lost in rounding and the linear programme fails.
+MIN_RELATIVE_SPREAD = 1e-6
+
+#: Payoffs within this distance of each other are a constant table to the solver (its
+#: tolerances are larger), which it solves; such tables are accepted whatever their size.
+SOLVER_RESOLUTION = 1e-9
+
+#: The most moves a mix may have (uniform_strategy allocates one entry per move).
+MAX_MOVES = 10_000_000
 
 ROCK_PAPER_SCISSORS_MOVES = ("rock", "paper", "scissors")
 
@@ -46,7 +63,15 @@ class MatrixGame:
     ----------
     payoffs : sequence of sequences of numbers
         The table, one inner sequence per row move, all of the same length;
-        at least one row and one column; every entry a finite number.
+        at least one row and one column; every entry a finite number of size
+        at most :data:`MAX_PAYOFF` (1e12). Unless all payoffs lie within
+        :data:`SOLVER_RESOLUTION` (1e-9) of each other, they must spread over
+        at least :data:`MIN_RELATIVE_SPREAD` (a millionth) of the largest
+        payoff size. Both bounds keep every table solvable by
+        :func:`~mctslib.search.zero_sum.solve_zero_sum` and its rewards
+        rescalable by the learners; adding a constant to every payoff, or
+        multiplying every payoff by a positive number, changes no equilibrium
+        and brings any other table within them.
     row_moves, column_moves : sequence of str, optional
         Names of the moves (default ``"0"``, ``"1"``, ...), one per row and
         one per column.
@@ -57,7 +82,8 @@ class MatrixGame:
     ------
     ValueError
         With a sentence naming what is wrong (empty, ragged, not a number,
-        NaN or infinite, wrong number of move names).
+        NaN or infinite, too large, too finely spread, wrong number of move
+        names).
 
     Notes
     -----
@@ -74,7 +100,7 @@ class MatrixGame:
         self.payoffs = table
         self.row_moves = _move_names("row_moves", row_moves, table.shape[0])
         self.column_moves = _move_names("column_moves", column_moves, table.shape[1])
-        self.name = str(name)
+        self.name = _label(name)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -97,7 +123,11 @@ class MatrixGame:
         return vector_matrix_vector(x, self.payoffs, y)
 
     def format(self, width: int = 9) -> str:
-        """The table as text, row moves down the side, column moves across the top."""
+        """The table as text, row moves down the side, column moves across the top.
+
+        ``width`` is the characters per column, a whole number from 1 to 100.
+        """
+        width = check_int("width", width, 1, 100)
         header = " " * width + "".join(f"{name:>{width}}" for name in self.column_moves)
         lines = [f"{self.name} (payoffs to the row player)", header]
         for name, row in zip(self.row_moves, self.payoffs):
@@ -162,9 +192,9 @@ def _payoff_table(payoffs) -> np.ndarray:
         raise ValueError("payoffs must have at least one row, got an empty table.")
     width = None
     for index, row in enumerate(rows):
-        if isinstance(row, (str, bytes)) or not isinstance(row, (Sequence, np.ndarray)):
+        if not is_sequence(row):
             raise ValueError(
-                f"payoffs row {index} must be a sequence of numbers, got {row!r}."
+                f"payoffs row {index} must be a sequence of numbers, got {shown(row)}."
             )
         if len(row) == 0:
             raise ValueError(f"payoffs row {index} is empty; every row needs at least one entry.")
@@ -179,29 +209,63 @@ def _payoff_table(payoffs) -> np.ndarray:
     for i, row in enumerate(rows):
         for j, value in enumerate(row):
             table[i, j] = _finite_entry(i, j, value)
+    _check_spread(table)
     return table
 
 
 def _finite_entry(row: int, column: int, value) -> float:
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"payoffs[{row}][{column}] must be a number, got {value!r}.")
+    name = f"payoffs[{row}][{column}]"
+    # Text and truth values are not payoffs, even when float() would read them.
+    if isinstance(value, (bool, np.bool_, str, bytes)) or (
+            isinstance(value, np.ndarray) and value.ndim > 0):
+        raise ValueError(f"{name} must be a number, got {shown(value)}.")
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"payoffs[{row}][{column}] must be a number, got {value!r}.") from None
+        raise ValueError(f"{name} must be a number, got {shown(value)}.") from None
+    except OverflowError:  # an int beyond the float range
+        number = math.inf if value > 0 else -math.inf
     if not math.isfinite(number):
-        raise ValueError(f"payoffs[{row}][{column}] must be a finite number, got {value!r}.")
+        raise ValueError(f"{name} must be a finite number, got {shown(value)}.")
+    if abs(number) > MAX_PAYOFF:
+        raise ValueError(
+            f"{name} must be a number from -1e12 to 1e12, got {shown(value)}: the equilibrium solver "
+            "(HiGHS) loses precision on larger coefficients and refuses them from 1e15 on, and "
+            "the learners divide by the payoffs' spread, which must stay finite; divide every "
+            "payoff by the same positive number (no equilibrium changes)."
+        )
     return number
+
+
+def _check_spread(table: np.ndarray) -> None:
+    low, high = float(table.min()), float(table.max())
+    spread, size = high - low, max(abs(low), abs(high))
+    if SOLVER_RESOLUTION < spread < MIN_RELATIVE_SPREAD * size:
+        raise ValueError(
+            f"payoffs must differ by at least a millionth of their largest size "
+            f"({MIN_RELATIVE_SPREAD * size:.3g} here) unless all lie within 1e-9 of each other, "
+            f"got payoffs from {shown(low)} to {shown(high)}: the equilibrium solver cannot separate "
+            "finer differences on numbers that large; subtract the same constant from every "
+            "payoff (no equilibrium changes)."
+        )
+
+
+def _label(name) -> str:
+    """``str(name)``, or a description if Python refuses to print it (an int of 4,300+ digits)."""
+    try:
+        return str(name)
+    except ValueError:
+        return shown(name)
 
 
 def _move_names(parameter: str, names, count: int) -> tuple[str, ...]:
     if names is None:
         return tuple(str(index) for index in range(count))
-    if isinstance(names, str) or len(names) != count:
+    if not is_sequence(names) or len(names) != count:
         raise ValueError(
-            f"{parameter} must name each of the {count} moves, got {names!r}."
+            f"{parameter} must name each of the {count} moves, got {shown(names)}."
         )
-    return tuple(str(name) for name in names)
+    return tuple(_label(name) for name in names)
 
 
 # --------------------------------------------------------------------------- mixes
@@ -211,29 +275,37 @@ def check_strategy(name: str, strategy, size: int) -> np.ndarray:
     """Return ``strategy`` as a float array, or raise ValueError unless it is a mix of ``size`` moves.
 
     A mix (mixed strategy) has one probability per move: each finite and
-    non-negative, summing to 1 within :data:`MIX_TOLERANCE`.
+    non-negative, summing to 1 within :data:`MIX_TOLERANCE`. Booleans, text
+    and complex numbers are refused even where numpy would convert them.
+    ``size`` is the number of moves, a whole number from 1 to :data:`MAX_MOVES`.
     """
+    size = check_int("size", size, 1, MAX_MOVES)
+    name = shown(name, str)
     try:
-        mix = np.asarray(strategy, dtype=float)
-    except (TypeError, ValueError):
+        raw = np.asarray(strategy)
+        if raw.dtype.kind not in "fiuO" or raw.dtype.kind == "O" and any(
+                isinstance(p, (bool, np.bool_, str, bytes, complex)) for p in raw.ravel()):
+            raise TypeError  # the same sentence as for anything else that is not numbers
+        mix = np.asarray(raw, dtype=float)
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(
-            f"{name} must be a sequence of {size} probabilities, got {strategy!r}."
+            f"{name} must be a sequence of {size} probabilities, got {shown(strategy)}."
         ) from None
     if mix.shape != (size,):
         raise ValueError(
             f"{name} must have one probability per move ({size}), got shape {mix.shape}."
         )
     if not np.all(np.isfinite(mix)) or np.any(mix < 0):
-        raise ValueError(f"{name} must hold finite probabilities >= 0, got {mix.tolist()}.")
+        raise ValueError(f"{name} must hold finite probabilities >= 0, got {shown(mix.tolist())}.")
     total = float(mix.sum())
     if abs(total - 1.0) > MIX_TOLERANCE:
-        raise ValueError(f"{name} must sum to 1 (within {MIX_TOLERANCE:g}), got {total!r}.")
+        raise ValueError(f"{name} must sum to 1 (within {MIX_TOLERANCE:g}), got {shown(total)}.")
     return mix
 
 
 def uniform_strategy(size: int) -> np.ndarray:
     """The mix that plays each of ``size`` moves with probability ``1 / size``."""
-    size = check_int("size", size, 1)
+    size = check_int("size", size, 1, MAX_MOVES)
     return np.full(size, 1.0 / size)
 
 

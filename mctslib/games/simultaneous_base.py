@@ -19,15 +19,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 
+from .._checks import shown
+from .base import check_player
+
+__all__ = ["PLAYERS", "SimultaneousState", "check_player"]
+
 #: The two players of a simultaneous-move game.
 PLAYERS = (0, 1)
-
-
-def check_player(player) -> int:
-    """Return ``player`` as an int, or raise ValueError unless it is 0 or 1."""
-    if isinstance(player, bool) or player not in PLAYERS:
-        raise ValueError(f"player must be 0 or 1, got {player!r}.")
-    return int(player)
 
 
 class SimultaneousState(ABC):
@@ -73,18 +71,21 @@ class SimultaneousState(ABC):
         if not self.is_terminal():
             raise ValueError("reward() is defined only for a finished game; this one is still on.")
         low, high = self.payoff_range
+        if not low < high:  # a game of one possible payoff has nothing to rescale
+            raise ValueError(f"payoff_range must be (low, high) with low < high to rescale "
+                             f"payoffs, got {shown((low, high))}.")
         share = (self.payoff() - low) / (high - low)
         return share if player == 0 else 1.0 - share
 
     def illegal_action_error(self, joint_action) -> ValueError:
         """The ValueError every simultaneous game raises for a bad joint action."""
         if self.is_terminal():
-            return ValueError(f"joint action {joint_action!r} is illegal: the game is over.")
+            return ValueError(f"joint action {shown(joint_action)} is illegal: the game is over.")
         legal = "; ".join(
             f"player {player} may play " + ", ".join(repr(a) for a in self.legal_actions(player))
             for player in PLAYERS
         )
         return ValueError(
-            f"joint action {joint_action!r} is illegal here: give a pair (action of player 0, "
+            f"joint action {shown(joint_action)} is illegal here: give a pair (action of player 0, "
             f"action of player 1); {legal}."
         )

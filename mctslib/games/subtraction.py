@@ -10,15 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._checks import check_int
-from .base import GameState
+from .._checks import check_int, shown
+from .base import GameState, whole_number
+
+#: The most stones a move may take: legal_moves() lists every take, so a larger
+#: bound would let one call build a list of millions of moves.
+MAX_TAKE = 1000
 
 
 @dataclass(frozen=True, slots=True)
 class SubtractionGame(GameState):
     """A pile of ``stones`` with ``mover`` (0 or 1) to play; moves are how many to take.
 
-    ``max_take`` is the most stones one move may take (3 in the book).
+    ``max_take`` is the most stones one move may take (3 in the book, at most
+    :data:`MAX_TAKE`).
     """
 
     stones: int
@@ -26,10 +31,14 @@ class SubtractionGame(GameState):
     max_take: int = 3
 
     def __post_init__(self):
-        check_int("stones", self.stones, 0)
-        check_int("max_take", self.max_take, 1)
-        if self.mover not in (0, 1):
-            raise ValueError(f"mover must be 0 or 1, got {self.mover!r}.")
+        stones = check_int("stones", self.stones, 0)
+        max_take = check_int("max_take", self.max_take, 1, MAX_TAKE)
+        mover = whole_number(self.mover)
+        if mover not in (0, 1):
+            raise ValueError(f"mover must be 0 or 1, got {shown(self.mover)}.")
+        # Numpy integers become plain ints, so equal positions hash alike.
+        for name, value in (("stones", stones), ("mover", mover), ("max_take", max_take)):
+            object.__setattr__(self, name, value)
 
     @property
     def player_to_move(self) -> int:
@@ -39,9 +48,10 @@ class SubtractionGame(GameState):
         return tuple(range(1, min(self.max_take, self.stones) + 1))
 
     def play(self, move) -> SubtractionGame:
-        if move not in self.legal_moves() or isinstance(move, bool):
+        take = whole_number(move)  # numpy integers too; 1.0 and True are not takes
+        if take is None or not 1 <= take <= min(self.max_take, self.stones):
             raise self.illegal_move_error(move)
-        return SubtractionGame(self.stones - move, 1 - self.mover, self.max_take)
+        return SubtractionGame(self.stones - take, 1 - self.mover, self.max_take)
 
     def is_terminal(self) -> bool:
         return self.stones == 0
@@ -56,5 +66,7 @@ class SubtractionGame(GameState):
 
 def winning_take(stones: int, max_take: int = 3) -> int | None:
     """The theory's winning move: leave a multiple of ``max_take + 1`` (None if lost)."""
+    stones = check_int("stones", stones, 0)
+    max_take = check_int("max_take", max_take, 1, MAX_TAKE)
     take = stones % (max_take + 1)
     return take or None

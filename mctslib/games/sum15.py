@@ -18,7 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from .base import GameState
+from .._checks import shown
+from .base import GameState, whole_number
+from .tictactoe import _alternation_problem
 
 MAGIC_SQUARE = (2, 7, 6, 9, 5, 1, 4, 3, 8)
 #: The eight triples of distinct numbers 1..9 that sum to 15, as bit masks (bit n = number n).
@@ -33,8 +35,17 @@ def _has_triple(mask: int) -> bool:
 
 
 def numbers_of(mask: int) -> list[int]:
-    """The numbers held in a mask, ascending."""
-    return [n for n in range(1, 10) if mask >> n & 1]
+    """The numbers held in a mask, ascending (bit n set when n is held, n = 1..9)."""
+    return [n for n in range(1, 10) if _number_mask("mask", mask) >> n & 1]
+
+
+def _number_mask(name: str, mask) -> int:
+    checked = whole_number(mask)
+    if checked is None or checked < 0 or checked & ~ALL_NUMBERS:
+        raise ValueError(f"{name} must be a mask of the numbers 1..9 (bit n set when n is held: "
+                         f"a whole number with bits 1 to 9 only, at most {ALL_NUMBERS}), "
+                         f"got {shown(mask)}.")
+    return checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +54,29 @@ class SumToFifteen(GameState):
 
     first: int = 0
     second: int = 0
+
+    def __post_init__(self):
+        first, second = _number_mask("first", self.first), _number_mask("second", self.second)
+        if first & second:
+            raise ValueError(f"first and second both hold {numbers_of(first & second)}; each "
+                             "number can be picked once.")
+        problem = _alternation_problem(first, second, _has_triple, ("first", "second"),
+                                      "{first} numbers for first and {second} for second",
+                                      "triple summing to 15")
+        if problem is not None:
+            raise ValueError(f"first holding {numbers_of(first)} and second holding "
+                             f"{numbers_of(second)} is not a position play can reach: {problem}.")
+        # A numpy integer becomes a plain int, so equal positions hash alike.
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "second", second)
+
+    @classmethod
+    def _after_move(cls, first: int, second: int) -> SumToFifteen:
+        # play() checked the move, so the new position is reachable: skip the checks.
+        state = object.__new__(cls)
+        object.__setattr__(state, "first", first)
+        object.__setattr__(state, "second", second)
+        return state
 
     @property
     def player_to_move(self) -> int:
@@ -55,12 +89,13 @@ class SumToFifteen(GameState):
         return tuple(n for n in range(1, 10) if not taken >> n & 1)
 
     def play(self, move) -> SumToFifteen:
-        if isinstance(move, bool) or move not in self.legal_moves():
+        number = whole_number(move)  # numpy integers too; 5.0 and True are not numbers to pick
+        if number is None or number not in self.legal_moves():
             raise self.illegal_move_error(move)
-        bit = 1 << move
+        bit = 1 << number
         if self.player_to_move == 0:
-            return SumToFifteen(self.first | bit, self.second)
-        return SumToFifteen(self.first, self.second | bit)
+            return SumToFifteen._after_move(self.first | bit, self.second)
+        return SumToFifteen._after_move(self.first, self.second | bit)
 
     def winner(self) -> int | None:
         if _has_triple(self.first):

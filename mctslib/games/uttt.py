@@ -35,8 +35,10 @@ and :func:`format_codingame_move` read and write CodinGame's ``row col`` lines.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import islice
 from numbers import Integral
 
+from .._checks import shown
 from .base import GameState
 from .tictactoe import FULL, has_line
 
@@ -57,6 +59,13 @@ SYMBOLS = ("X", "O")
 #: ``HAS_LINE[mask]``: does a 9-bit mask of one player's marks hold a line?
 #: A small board and the big board (bit b = board b won) use the same table.
 HAS_LINE = tuple(has_line(mask) for mask in range(512))
+#: ``ONE_MOVE_LINE[mask]``: does the mask hold a line that one last mark completed?
+#: A board (or the game) closes at its first line, so a line whose every mark
+#: lies off some other line of the same mask cannot arise in play.
+ONE_MOVE_LINE = tuple(
+    HAS_LINE[mask] and any(mask >> bit & 1 and not HAS_LINE[mask & ~(1 << bit)] for bit in range(9))
+    for mask in range(512)
+)
 _EMPTY_BOARDS = (0,) * 9
 # (board, cell) -> global move and back, computed once: play() and legal_moves() run often.
 _MOVE_OF = tuple(
@@ -79,7 +88,7 @@ def _is_whole(value) -> bool:
 
 def _check_index(name: str, value, top: int) -> int:
     if not _is_whole(value) or not 0 <= value <= top:
-        raise ValueError(f"{name} must be a whole number from 0 to {top}, got {value!r}.")
+        raise ValueError(f"{name} must be a whole number from 0 to {top}, got {shown(value)}.")
     return int(value)
 
 
@@ -116,13 +125,13 @@ def parse_codingame_move(line: str) -> int | None:
     except (TypeError, ValueError):
         raise ValueError(
             f"a CodinGame move line is two whole numbers 'row col' (each 0..8, or '-1 -1' for "
-            f"no move), got {line!r}."
+            f"no move), got {shown(line)}."
         ) from None
     if (row, col) == (-1, -1):
         return None
     if not (0 <= row <= 8 and 0 <= col <= 8):
         raise ValueError(
-            f"row and col must each be 0..8 (or both -1 for no move), got {line.strip()!r}."
+            f"row and col must each be 0..8 (or both -1 for no move), got {shown(line.strip())}."
         )
     return 9 * row + col
 
@@ -179,14 +188,19 @@ class UltimateTicTacToe(GameState):
     def __init__(self, x: Iterable[int] = _EMPTY_BOARDS, o: Iterable[int] = _EMPTY_BOARDS,
                  forced_board: int | None = None, scoring: str = "codingame"):
         x, o = _check_masks("x", x), _check_masks("o", o)
-        if scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}.")
+        if not isinstance(scoring, str) or scoring not in SCORINGS:
+            raise ValueError(f"scoring must be one of {SCORINGS}, got {shown(scoring)}.")
         for board in range(9):
             if x[board] & o[board]:
                 raise ValueError(f"x and o both mark the same cell of board {board}.")
             if HAS_LINE[x[board]] and HAS_LINE[o[board]]:
                 raise ValueError(f"board {board} has a line for both X and O; a won board "
                                  "takes no more moves, so play cannot reach that.")
+            for symbol, marks in (("X", x[board]), ("O", o[board])):
+                if HAS_LINE[marks] and not ONE_MOVE_LINE[marks]:
+                    raise ValueError(f"board {board} holds lines of {symbol} that no single last "
+                                     "move completed; a won board takes no more moves, so play "
+                                     "cannot reach that.")
         marks_x, marks_o = sum(m.bit_count() for m in x), sum(m.bit_count() for m in o)
         if marks_x - marks_o not in (0, 1):
             raise ValueError(f"X moves first, so X has as many marks as O or one more; got "
@@ -194,6 +208,17 @@ class UltimateTicTacToe(GameState):
         won = tuple(sum(1 << b for b in range(9) if HAS_LINE[marks[b]]) for marks in (x, o))
         if HAS_LINE[won[0]] and HAS_LINE[won[1]]:
             raise ValueError("both players have a line of won boards; the game ends at the first.")
+        for player, last_mover in ((0, marks_x > marks_o), (1, marks_x == marks_o)):
+            if not HAS_LINE[won[player]]:
+                continue
+            symbol, other = SYMBOLS[player], SYMBOLS[1 - player]
+            if not last_mover:
+                raise ValueError(f"{symbol} has a line of won boards, so {symbol} made the last "
+                                 f"move, yet {other} moved after it ({marks_x} X and {marks_o} "
+                                 "O); the game ends at the first line.")
+            if not ONE_MOVE_LINE[won[player]]:
+                raise ValueError(f"{symbol}'s won boards hold lines that no single last move "
+                                 "completed; the game ends at the first line.")
         closed = won[0] | won[1] | sum(1 << b for b in range(9) if x[b] | o[b] == FULL)
         ending = _ending(won, closed)
         if forced_board is not None:
@@ -340,6 +365,11 @@ class UltimateTicTacToe(GameState):
     def from_moves(cls, moves: Iterable[int], scoring: str = "codingame") -> UltimateTicTacToe:
         """Play ``moves`` (ints ``9*row+col``) from the empty board; an illegal one raises."""
         state = cls(scoring=scoring)
+        # A 0-d numpy array claims to be iterable but is one value.
+        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable) \
+                or getattr(moves, "ndim", 1) == 0:
+            raise ValueError(f"moves must be a sequence of whole numbers 9 * row + col (0..80), "
+                             f"got {shown(moves)}.")
         for move in moves:
             state = state.play(move)
         return state
@@ -353,10 +383,13 @@ class UltimateTicTacToe(GameState):
         lower-case ``x``/``o`` are accepted. Raises ValueError if the text has
         another number of cells or the position cannot arise in play.
         """
-        cells = [ch for ch in str(text).upper() if ch not in " \t\n|-+"]
+        if not isinstance(text, str):
+            raise ValueError(f"text must be a string of 81 cells of X, O or '.', row by row; "
+                             f"got {shown(text)}.")
+        cells = [ch for ch in text.upper() if ch not in " \t\n|-+"]
         if len(cells) != 81 or any(ch not in "XO." for ch in cells):
             raise ValueError("a UTTT grid needs exactly 81 cells of X, O or '.', row by row; got "
-                             f"{len(cells)} cell characters in {text!r}.")
+                             f"{len(cells)} cell characters in {shown(text)}.")
         x, o = [0] * 9, [0] * 9
         for move, ch in enumerate(cells):
             board, cell = _BOARD_CELL_OF[move]
@@ -419,7 +452,7 @@ class UltimateTicTacToe(GameState):
     def _check_legal(self, move) -> int:
         """``move`` as an int, or ValueError saying why it is illegal and what is allowed."""
         if not _is_whole(move) or not 0 <= move <= 80:
-            raise ValueError(f"move {move!r} is not a cell: moves are whole numbers 9 * row + col "
+            raise ValueError(f"move {shown(move)} is not a cell: moves are whole numbers 9 * row + col "
                              "from 0 to 80 (row and col 0..8).")
         move = int(move)
         if self._ending is not None:
@@ -444,12 +477,12 @@ class UltimateTicTacToe(GameState):
 
 def _check_masks(name: str, masks) -> tuple[int, ...]:
     try:
-        masks = tuple(masks)
-    except TypeError:
+        masks = tuple(islice(masks, 10))  # ten at most: enough to see a wrong count, and an
+    except TypeError:                      # endless iterator cannot hang the check
         masks = ()
     if len(masks) != 9 or any(not _is_whole(m) or not 0 <= m <= FULL for m in masks):
         raise ValueError(f"{name} must be nine whole numbers 0..511 (one 9-bit mask per small "
-                         f"board), got {masks!r}.")
+                         f"board), got {shown(masks)}.")
     return tuple(int(m) for m in masks)
 
 

@@ -37,13 +37,39 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import fixed_order
-from .._checks import check_int, check_real
+from .._checks import (
+    MAX_EXACT_COUNT,
+    check_bool,
+    check_callable,
+    check_int,
+    check_real,
+    is_sequence,
+    shown,
+)
 from ..progress import progress_bar
 from ..rng import spawn_rngs
 from .ucb1 import SQRT2
 
 #: Percentiles across runs that :func:`run_experiment` reports as the band.
 BAND_PERCENTILES = (10.0, 90.0)
+
+#: The most arms a bandit may have (recorded choices use 32-bit arm numbers at most).
+MAX_ARMS = 1_000_000
+
+#: The largest reward size a policy's ``reward_scale`` may use: sums of rewards over
+#: up to 2**53 pulls must stay finite and keep their differences visible.
+MAX_REWARD = 1e12
+
+#: The most pulls per run, and pulls times runs, an experiment accepts: every pull is
+#: a few numpy operations per policy, so 10,000,000 pulls take minutes and 10**10
+#: run-pulls about as long; more would keep a chapter waiting for hours.
+MAX_PULLS = 10_000_000
+MAX_RUN_PULLS = 10**10
+
+#: The most numbers an experiment may hold at once in one of its arrays (2**27, about
+#: a gigabyte of floats): the rewards of one chunk (chunk x runs x arms) and the
+#: recorded choices (runs x pulls). Larger requests would fail for want of memory.
+MAX_ARRAY = 2**27
 
 
 # --------------------------------------------------------------------------- arms
@@ -110,7 +136,21 @@ class BanditArms:
         return int(np.argmax(self.means))
 
     def rewards(self, uniforms: np.ndarray) -> np.ndarray:
-        """Rewards (1, 0.5 or 0) for uniforms whose last axis runs over the arms."""
+        """Rewards (1, 0.5 or 0) for uniforms in ``[0, 1)`` whose last axis runs over the arms."""
+        try:
+            array = np.asarray(uniforms)
+        except ValueError:  # ragged nested lists
+            array = None
+        if (array is None or array.dtype.kind not in "fiu" or array.ndim == 0
+                or array.shape[-1] != self.count):
+            raise ValueError(f"uniforms must be an array of numbers whose last axis has one entry "
+                             f"per arm ({self.count}), got {shown(uniforms)}.")
+        if not np.all((array >= 0.0) & (array < 1.0)):  # NaN fails both comparisons
+            raise ValueError("uniforms must all be numbers in [0, 1), got some outside it.")
+        return self._rewards(array)
+
+    def _rewards(self, uniforms: np.ndarray) -> np.ndarray:
+        # Unchecked: run_experiment draws its uniforms itself, a chunk at a time.
         wins = uniforms < self.win_probs
         draws = ~wins & (uniforms < self.win_probs + self.draw_probs)
         return wins + 0.5 * draws
@@ -125,8 +165,9 @@ class BanditArms:
 
 def _probabilities(name: str, values) -> np.ndarray:
     values = np.atleast_1d(np.asarray(values, dtype=object))
-    if values.ndim != 1 or values.size == 0:
-        raise ValueError(f"{name} must be a non-empty list of probabilities (one per arm).")
+    if values.ndim != 1 or values.size == 0 or values.size > MAX_ARMS:
+        raise ValueError(f"{name} must be a non-empty list of probabilities (one per arm, "
+                         f"at most {MAX_ARMS:,} arms).")
     checked = [check_real(f"{name}[{arm}]", value, 0.0, 1.0) for arm, value in enumerate(values)]
     return np.array(checked, dtype=float)
 
@@ -147,8 +188,40 @@ def ucb1_scores(sums: np.ndarray, counts: np.ndarray, pulls_done: int, c: float)
     plays the parent's visit count ``N`` and ``counts`` the children's ``n_i``.
     Every count must be at least 1 (arms never pulled are pulled first, before
     any score is compared). Chapter 2.
+
+    Raises ValueError unless ``sums`` and ``counts`` are numeric arrays of the
+    same shape, every count is a whole number from 1 to ``pulls_done``,
+    ``pulls_done`` is a whole number from 1 to 2**53 and ``c`` is a finite
+    number ``>= 0``.
     """
+    pulls_done = check_int("pulls_done", pulls_done, 1, MAX_EXACT_COUNT)
+    c = check_real("c (the exploration constant)", c, 0.0)
+    sums, counts = _statistics(sums, counts)
+    if counts.size and (counts.min() < 1 or counts.max() > pulls_done):
+        raise ValueError(f"counts must all be from 1 to pulls_done ({pulls_done}): an arm is "
+                         "pulled before its score is compared, and never more often than all "
+                         f"arms together; got counts from {counts.min()} to {counts.max()}.")
+    return _ucb1_scores(sums, counts, pulls_done, c)
+
+
+def _ucb1_scores(sums, counts, pulls_done, c):
+    # Unchecked: the runner scores every arm of every run at every pull.
     return sums / counts + c * np.sqrt(math.log(pulls_done) / counts)
+
+
+def _statistics(sums, counts) -> tuple[np.ndarray, np.ndarray]:
+    """``sums`` and ``counts`` as arrays, or ValueError unless they are a policy's statistics."""
+    try:
+        sums_array, counts_array = np.asarray(sums), np.asarray(counts)
+    except ValueError:  # ragged nested lists
+        sums_array = counts_array = None
+    if (sums_array is None or sums_array.dtype.kind not in "fiu" or sums_array.ndim != 2
+            or counts_array.dtype.kind not in "iu" or counts_array.shape != sums_array.shape):
+        raise ValueError(f"sums and counts must be arrays of shape (runs, arms), sums of numbers "
+                         f"and counts of whole numbers, got {shown(sums)} and {shown(counts)}.")
+    if not np.all(np.isfinite(sums_array)):
+        raise ValueError("sums must hold finite numbers, got NaN or an infinity.")
+    return sums_array, counts_array
 
 
 class _Policy:
@@ -176,7 +249,28 @@ class _Policy:
         ndarray of int, shape (runs,)
             The first ``arms`` pulls go to arms 0, 1, 2, ... in turn; after that
             the policy's rule decides, ties going to the lowest index.
+
+        Raises
+        ------
+        ValueError
+            Unless the statistics are arrays of the same shape (runs, arms),
+            ``pulls_done`` is a whole number ``>= 0`` and, once every arm has
+            been pulled, every count is from 1 to ``pulls_done``; and, for
+            epsilon-greedy, ``rng`` is a numpy Generator.
         """
+        pulls_done = check_int("pulls_done", pulls_done, 0, MAX_EXACT_COUNT)
+        sums, counts = _statistics(sums, counts)
+        if pulls_done >= counts.shape[1] and counts.size and (
+                counts.min() < 1 or counts.max() > pulls_done):
+            raise ValueError(f"counts must all be from 1 to pulls_done ({pulls_done}) once every "
+                             "arm has been pulled (the first round pulls each arm once).")
+        if isinstance(self, EpsilonGreedy) and not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy Generator (epsilon-greedy draws from it), "
+                             f"got {type(rng).__name__}.")
+        return self._choose(sums, counts, pulls_done, rng)
+
+    def _choose(self, sums, counts, pulls_done: int, rng) -> np.ndarray:
+        # Unchecked: the runner calls it for every pull of every policy.
         runs, arms = counts.shape
         if pulls_done < arms:
             # No fudge terms: an arm is pulled before its average is compared.
@@ -272,18 +366,19 @@ class UCB1(_Policy):
         return f"UCB1 (c = {self.c:.3g}, rewards {win:g}/{draw:g}/{loss:g})"
 
     def _rule(self, sums, counts, pulls_done, rng):
-        return np.argmax(ucb1_scores(sums, counts, pulls_done, self.c), axis=1)
+        return np.argmax(_ucb1_scores(sums, counts, pulls_done, self.c), axis=1)
 
 
 def _check_scale(scale) -> tuple[float, float]:
-    message = "reward_scale must be a pair (loss, win) of finite numbers with loss < win"
-    try:
-        loss, win = scale
-        loss, win = float(loss), float(win)
-    except (TypeError, ValueError):
-        raise ValueError(f"{message}, got {scale!r}.") from None
-    if not (math.isfinite(loss) and math.isfinite(win) and loss < win):
-        raise ValueError(f"{message}, got {scale!r}.")
+    message = ("reward_scale must be a pair (loss, win) of numbers from -1e12 to 1e12 with "
+               "loss < win")
+    if not is_sequence(scale) or len(scale) != 2:
+        raise ValueError(f"{message}, got {shown(scale)}.")
+    # check_real refuses text and truth values; the bound keeps sums of rewards finite.
+    loss = check_real("reward_scale[0] (the loss)", scale[0], -MAX_REWARD, MAX_REWARD)
+    win = check_real("reward_scale[1] (the win)", scale[1], -MAX_REWARD, MAX_REWARD)
+    if not loss < win:
+        raise ValueError(f"{message}, got {shown(scale)}.")
     return (loss, win)
 
 
@@ -345,9 +440,10 @@ class BanditResult:
 
         ``pulls`` must be one of the recorded checkpoints (every power of ten is).
         """
-        index = np.flatnonzero(self.pulls == pulls)
+        whole = isinstance(pulls, (int, np.integer)) and not isinstance(pulls, bool)
+        index = np.flatnonzero(self.pulls == pulls) if whole else np.array([], dtype=int)
         if index.size == 0:
-            raise ValueError(f"pulls must be a recorded checkpoint (see .pulls), got {pulls!r}.")
+            raise ValueError(f"pulls must be a recorded checkpoint (see .pulls), got {shown(pulls)}.")
         i = int(index[0])
         return float(self.mean_regret[i]), float(self.regret_low[i]), float(self.regret_high[i])
 
@@ -382,7 +478,7 @@ class _PolicyRun:
 
     def pull(self, pulls_done, rewards, gaps, best, rows) -> None:
         """One pull in every run; ``rewards`` has shape (runs, arms), on the 0..1 scale."""
-        choice = self.policy.choose(self.sums, self.counts, pulls_done, self.rng)
+        choice = self.policy._choose(self.sums, self.counts, pulls_done, self.rng)
         reward = rewards[rows, choice]
         self.sums[rows, choice] += self.offset + self.stretch * reward
         self.counts[rows, choice] += 1
@@ -428,9 +524,11 @@ def checkpoints(pulls: int, count: int = 500) -> np.ndarray:
     Half are spaced geometrically so a log-scaled axis shows the first pulls,
     half linearly, plus every power of ten (so tables can quote regret after
     exactly 100 or 1,000 pulls); duplicates are dropped. Chapter 2.
+
+    ``pulls`` is a whole number from 1 to 2**53 and ``count`` from 2 to 1,000,000.
     """
-    pulls = check_int("pulls", pulls, 1)
-    count = check_int("count", count, 2)
+    pulls = check_int("pulls", pulls, 1, MAX_EXACT_COUNT)
+    count = check_int("count", count, 2, 1_000_000)
     geometric = np.rint(fixed_order.geometric_points(1, pulls, count // 2))
     linear = np.rint(np.linspace(1, pulls, count - count // 2))
     powers_of_ten = [10**k for k in range(len(str(pulls))) if 10**k <= pulls]
@@ -455,7 +553,9 @@ def run_experiment(
     arms : BanditArms
     policies : sequence of Greedy, EpsilonGreedy or UCB1
     runs, pulls : int
-        Independent runs (at least 1) and pulls per run (at least 1).
+        Independent runs (at least 1) and pulls per run (from 1 to
+        :data:`MAX_PULLS`), with ``runs * pulls`` at most :data:`MAX_RUN_PULLS`
+        and the memory bounds of :data:`MAX_ARRAY`.
     seed : int, SeedSequence or Generator
         Everything random flows from it: the same seed gives identical arrays.
     callback : callable(list of BanditResult), optional
@@ -490,18 +590,38 @@ def run_experiment(
     # The book's rule: every bad argument is a ValueError with one sentence.
     if not isinstance(arms, BanditArms):
         raise ValueError(f"arms must be a BanditArms, got {type(arms).__name__}.")
+    if isinstance(policies, _Policy):
+        raise ValueError(f"policies must be a list of policies, got the single policy "
+                         f"{shown(policies)}: write [{shown(policies)}].")
+    if not is_sequence(policies):
+        raise ValueError(f"policies must be a list of Greedy, EpsilonGreedy or UCB1 objects, "
+                         f"got {shown(policies)}.")
     policies = list(policies)
     if not policies:
         raise ValueError("policies must contain at least one policy.")
     for policy in policies:
         if not isinstance(policy, _Policy):
             raise ValueError(
-                f"policies must be Greedy, EpsilonGreedy or UCB1 objects, got {policy!r}."
+                f"policies must be Greedy, EpsilonGreedy or UCB1 objects, got {shown(policy)}."
             )
-    runs = check_int("runs", runs, 1)
-    pulls = check_int("pulls", pulls, 1)
+    runs = check_int("runs", runs, 1, MAX_ARRAY)
+    pulls = check_int("pulls", pulls, 1, MAX_PULLS)
+    if runs * pulls > MAX_RUN_PULLS:
+        raise ValueError(f"runs * pulls must be at most 10**10 (about an hour of numpy work per "
+                         f"policy), got {runs * pulls:,}: use fewer runs or pulls.")
     chunk = check_int("chunk", chunk, 1)
-    band = (check_real("band[0]", band[0], 0.0, 100.0), check_real("band[1]", band[1], 0.0, 100.0))
+    if callback is not None:
+        check_callable("callback", callback)
+    record_choices = check_bool("record_choices", record_choices)
+    band = _check_band(band)
+    per_chunk = min(chunk, pulls) * runs * arms.count
+    if per_chunk > MAX_ARRAY:
+        raise ValueError(f"chunk * runs * arms must be at most 2**27 (the uniform numbers drawn "
+                         f"at once, about a gigabyte), got {per_chunk:,}: use a smaller chunk "
+                         "(results do not depend on it) or fewer runs.")
+    if record_choices and runs * pulls > MAX_ARRAY:
+        raise ValueError(f"runs * pulls must be at most 2**27 to record every choice, got "
+                         f"{runs * pulls:,}: record fewer pulls or runs, or record_choices=False.")
 
     arm_rng, *policy_rngs = spawn_rngs(seed, 1 + len(policies))
     states = [
@@ -522,7 +642,7 @@ def run_experiment(
         for start in range(0, pulls, chunk):
             stop = min(start + chunk, pulls)
             # Shared by all policies: rewards[t, run, arm] for the pulls start..stop-1.
-            rewards = arms.rewards(arm_rng.random((stop - start, runs, arms.count)))
+            rewards = arms._rewards(arm_rng.random((stop - start, runs, arms.count)))
             for state in states:
                 for pulls_done in range(start, stop):
                     state.pull(pulls_done, rewards[pulls_done - start], gaps, best, rows)
@@ -532,3 +652,15 @@ def run_experiment(
             if callback is not None and stop < pulls:
                 callback(results(stop, final=False))
     return results(pulls, final=True)
+
+
+def _check_band(band) -> tuple[float, float]:
+    """Two percentiles ``(low, high)`` with ``0 <= low <= high <= 100``, or ValueError."""
+    if not is_sequence(band) or len(band) != 2:
+        raise ValueError(f"band must be a pair (low, high) of percentiles from 0 to 100, "
+                         f"got {shown(band)}.")
+    low = check_real("band[0]", band[0], 0.0, 100.0)
+    high = check_real("band[1]", band[1], 0.0, 100.0)
+    if low > high:
+        raise ValueError(f"band must be (low, high) with low <= high, got {shown(band)}.")
+    return low, high

@@ -73,11 +73,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._checks import check_choice, check_int, check_real
-from ..games.matrix_games import MatrixGame
+from .._checks import (
+    MAX_EXACT_COUNT,
+    check_bool,
+    check_choice,
+    check_int,
+    check_real,
+    is_sequence,
+    shown,
+)
+from ..games.matrix_games import MatrixGame, check_game
 from ..rng import make_rng
 from ..xorshift import XorShift64
-from .ucb1 import SQRT2, ucb1_score
+from .ucb1 import SQRT2, _score
 
 LEARNERS = ("ucb1", "regret_matching")
 OUTCOMES = ("payoff", "win_loss")
@@ -85,6 +93,13 @@ ENGINES = ("python", "numba")
 
 #: Regret matching's share of uniformly random play in the simultaneous-moves chapter (10%).
 DEFAULT_EXPLORATION = 0.1
+
+#: The most rounds one call of play_rounds or FastOneNodeMatch.play plays: about a
+#: minute with numba, an hour or more in Python; the chapter's runs have 10,000,000.
+MAX_ROUNDS = 1_000_000_000
+
+#: The most moves a one-node player may have (its statistics are lists of that length).
+MAX_MOVES = 1_000_000
 
 _TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0  # 2**-53
 
@@ -121,7 +136,19 @@ def stream_for_seed(seed) -> XorShift64:
 
 def next_uniform(stream: XorShift64) -> float:
     """A uniform number in ``[0, 1)`` from the top 53 bits of the next xorshift64 output."""
+    return _next_uniform(_check_stream(stream))
+
+
+def _next_uniform(stream: XorShift64) -> float:
+    # Unchecked: play_rounds checks its stream once, then draws two or three numbers a round.
     return (stream.next() >> 11) * _TWO_TO_MINUS_53
+
+
+def _check_stream(stream) -> XorShift64:
+    if not isinstance(stream, XorShift64):
+        raise ValueError(f"stream must be an XorShift64 (see stream_for_seed), "
+                         f"got {type(stream).__name__}.")
+    return stream
 
 
 def sample_move(mix: Sequence[float], uniform: float) -> int:
@@ -129,8 +156,39 @@ def sample_move(mix: Sequence[float], uniform: float) -> int:
 
     Sums the probabilities left to right and returns the first move whose
     running total exceeds ``uniform``; the last move if rounding leaves the
-    total just under ``uniform``.
+    total just under ``uniform``. ``mix`` is a mix (one probability per move,
+    at least one move, summing to 1) and ``uniform`` a number in ``[0, 1)``.
     """
+    mix = _check_mix("mix", mix)
+    return _sample_move(mix, check_uniform(uniform))
+
+
+def check_uniform(uniform) -> float:
+    """Return ``uniform`` as a float, or raise ValueError unless it is a number in ``[0, 1)``."""
+    if type(uniform) is float and 0.0 <= uniform < 1.0:  # the common case, kept cheap
+        return uniform
+    try:
+        number = check_real("uniform", uniform, 0.0, 1.0)
+    except ValueError:
+        number = 1.0  # refused below, with the half-open interval in the sentence
+    if number == 1.0:
+        raise ValueError(f"uniform must be a number in [0, 1) (1 excluded), got {shown(uniform)}.")
+    return number
+
+
+def _check_mix(name: str, mix) -> list[float]:
+    if not is_sequence(mix) or not len(mix):
+        raise ValueError(f"{name} must be a non-empty sequence of probabilities (one per move), "
+                         f"got {shown(mix)}.")
+    values = [check_real(f"{name}[{move}]", p, 0.0, 1.0) for move, p in enumerate(mix)]
+    total = math.fsum(values)
+    if abs(total - 1.0) > 1e-6:
+        raise ValueError(f"{name} must sum to 1 (within 1e-06), got {shown(total)}.")
+    return list(mix)
+
+
+def _sample_move(mix: Sequence[float], uniform: float) -> int:
+    # Unchecked: regret matching samples its mix every round.
     cumulative = 0.0
     last = len(mix) - 1
     for move in range(last):
@@ -144,8 +202,13 @@ def empirical_strategy(counts: Sequence[int]) -> list[float]:
     """How often each move was played, as a mix: ``counts / total`` (uniform if nothing was played).
 
     This is the learners' *average strategy*: what a search node reports from
-    its visit counts.
+    its visit counts. ``counts`` holds at least one whole number ``>= 0``.
     """
+    if not is_sequence(counts) or not len(counts):
+        raise ValueError(f"counts must be a non-empty sequence of whole numbers >= 0 (one per "
+                         f"move), got {shown(counts)}.")
+    for move, count in enumerate(counts):
+        check_int(f"counts[{move}]", count, 0)
     total = 0
     for count in counts:
         total += count
@@ -163,7 +226,18 @@ def regret_matching_strategy(regrets: Sequence[float], exploration: float) -> li
     ``mix[i] = (1 - exploration) * base[i] + exploration / n`` where
     ``base[i] = max(regret[i], 0) / sum of positive regrets``, or ``1 / n`` for
     every move when no regret is positive (Hart and Mas-Colell's rule).
+    ``regrets`` holds at least one finite number; ``exploration`` is in ``(0, 1]``.
     """
+    if not is_sequence(regrets) or not len(regrets):
+        raise ValueError(f"regrets must be a non-empty sequence of numbers (one per move), "
+                         f"got {shown(regrets)}.")
+    for move, regret in enumerate(regrets):
+        check_real(f"regrets[{move}]", regret)
+    return _regret_matching_strategy(regrets, check_exploration(exploration))
+
+
+def _regret_matching_strategy(regrets: Sequence[float], exploration: float) -> list[float]:
+    # Unchecked: the player computes its mix every round from regrets it keeps itself.
     n = len(regrets)
     total = 0.0
     for regret in regrets:  # left to right, as the numba twin does
@@ -231,34 +305,47 @@ class RegretMatchingPlayer:
     changes the estimates' noise (not their average). The ``[0, 1]`` scale is
     the one a search node backs up.
 
+    A round is :meth:`choose` then :meth:`update` with the move it returned;
+    an update without a choice waiting, or for another move, is refused. A
+    choice never updated counts as played, without any regret learnt.
+
     Simultaneous-moves chapter.
     """
 
     def __init__(self, moves: int, exploration: float = DEFAULT_EXPLORATION):
-        moves = check_int("moves", moves, 1)
+        moves = check_int("moves", moves, 1, MAX_MOVES)
         self.exploration = check_exploration(exploration)
         self.regrets = [0.0] * moves
         self.counts = [0] * moves
         self._probability = math.nan  # probability of the move chosen this round
+        self._pending = None  # the move choose() returned, until update() learns from it
 
     def strategy(self) -> list[float]:
         """The current strategy: the mix the player would play now, exploration included."""
-        return regret_matching_strategy(self.regrets, self.exploration)
+        return _regret_matching_strategy(self.regrets, self.exploration)
 
     def average_strategy(self) -> list[float]:
         """The average strategy: how often each move was played (:func:`empirical_strategy`)."""
         return empirical_strategy(self.counts)
 
     def choose(self, uniform: float) -> int:
-        """Sample a move from the current strategy with the uniform number ``uniform``."""
-        mix = self.strategy()
-        move = sample_move(mix, uniform)
+        """Sample a move from the current strategy with ``uniform``, a number in ``[0, 1)``."""
+        if not (type(uniform) is float and 0.0 <= uniform < 1.0):  # inline: runs every round
+            uniform = check_uniform(uniform)
+        mix = _regret_matching_strategy(self.regrets, self.exploration)
+        move = _sample_move(mix, uniform)
         self._probability = mix[move]
         self.counts[move] += 1
+        self._pending = move
         return move
 
     def update(self, move: int, reward: float) -> None:
         """Learn from this round: the move just chosen earned ``reward`` (in ``[0, 1]``)."""
+        # The usual round passes the first test alone; anything else is checked in full.
+        if not (type(move) is int and move == self._pending and type(reward) is float
+                and 0.0 <= reward <= 1.0):
+            _check_round(self._pending, move, reward)
+        self._pending = None
         estimate = reward / self._probability
         for other in range(len(self.regrets)):
             if other == move:
@@ -298,21 +385,27 @@ class UCB1Player:
     round's uniform number picks one of them, each equally likely. Decoupled
     UCB1 carries no convergence guarantee in simultaneous games (Shafiei,
     Sturtevant and Schaeffer 2009 give a game where it does not converge).
+
+    A round is :meth:`choose` then :meth:`update` with the move it returned;
+    an update without a choice waiting, or for another move, is refused. A
+    choice never updated counts as a round that paid 0.
     Simultaneous-moves chapter.
     """
 
     def __init__(self, moves: int, c: float = SQRT2):
-        moves = check_int("moves", moves, 1)
+        moves = check_int("moves", moves, 1, MAX_MOVES)
         self.c = check_real("c (the exploration constant)", c, 0.0)
         self.counts = [0] * moves
         self.reward_sums = [0.0] * moves
         self.rounds = 0
+        self._pending = None  # the move choose() returned, until update() learns from it
 
     def best_moves(self) -> list[int]:
         """The moves with the highest UCB1 score, in move order."""
         best, best_score = [], -math.inf
         for move, (wins, visits) in enumerate(zip(self.reward_sums, self.counts)):
-            score = ucb1_score(wins, visits, self.rounds, self.c)
+            # ucb1_score's arithmetic without its checks: this runs for every move every round.
+            score = math.inf if visits == 0 else _score(wins, visits, self.rounds, self.c)
             if score > best_score:
                 best, best_score = [move], score
             elif score == best_score:
@@ -329,16 +422,42 @@ class UCB1Player:
         return empirical_strategy(self.counts)
 
     def choose(self, uniform: float) -> int:
-        """Play a best-scoring move; ``uniform`` picks among exact ties."""
+        """Play a best-scoring move; ``uniform``, a number in ``[0, 1)``, picks among exact ties."""
+        if not (type(uniform) is float and 0.0 <= uniform < 1.0):  # inline: runs every round
+            uniform = check_uniform(uniform)
+        if self.rounds >= MAX_EXACT_COUNT:
+            raise ValueError(f"this player has played {self.rounds} rounds, the most whose "
+                             "logarithm and means stay exact (2**53).")
         best = self.best_moves()
         move = best[int(uniform * len(best))]
         self.counts[move] += 1
         self.rounds += 1
+        self._pending = move
         return move
 
     def update(self, move: int, reward: float) -> None:
         """Learn from this round: the move just chosen earned ``reward`` (in ``[0, 1]``)."""
+        # The usual round passes the first test alone; anything else is checked in full.
+        if not (type(move) is int and move == self._pending and type(reward) is float
+                and 0.0 <= reward <= 1.0):
+            _check_round(self._pending, move, reward)
+        self._pending = None
         self.reward_sums[move] += reward
+
+
+def _check_round(pending, move, reward) -> None:
+    """Raise ValueError unless ``update(move, reward)`` completes the round ``choose`` began."""
+    if pending is None:
+        raise ValueError("update() must follow choose(): call choose(uniform) first, then "
+                         f"update() with the move it returned; got update({shown(move)}, {shown(reward)}) "
+                         "with no choice waiting.")
+    plain = type(move) is int and move == pending  # the common case, kept cheap
+    if not plain and (isinstance(move, bool) or not isinstance(move, (int, np.integer))
+                      or move != pending):
+        raise ValueError(f"move must be the move choose() just returned ({pending}), "
+                         f"got {shown(move)}.")
+    if not (type(reward) is float and 0.0 <= reward <= 1.0):
+        check_real("reward", reward, 0.0, 1.0)
 
 
 def make_players(game: MatrixGame, learner: str, exploration: float = DEFAULT_EXPLORATION,
@@ -348,6 +467,7 @@ def make_players(game: MatrixGame, learner: str, exploration: float = DEFAULT_EX
     Both parameters are checked whichever learner is asked for, so a mistake
     never goes unnoticed just because this learner ignores it.
     """
+    check_game(game)
     learner = check_choice("learner", learner, LEARNERS)
     exploration = check_exploration(exploration)
     c = check_real("c (the exploration constant)", c, 0.0)
@@ -365,20 +485,76 @@ def play_rounds(row_player, column_player, row_rewards, column_rewards, rounds: 
     :func:`rescaled_rewards`. Each player learns only its own reward. With
     ``win_loss`` a third uniform number turns the row player's rescaled payoff
     into a win (1) or a loss (0), and the column player gets the opposite.
+
+    Raises ValueError (before any round is played) unless the players are
+    :class:`UCB1Player` or :class:`RegretMatchingPlayer` objects, both tables
+    have one row per row move and one column per column move with every
+    entry in ``[0, 1]``, ``rounds`` is a whole number from 0 to
+    :data:`MAX_ROUNDS`, ``stream`` is an
+    :class:`~mctslib.xorshift.XorShift64` and ``win_loss`` is True or False.
     """
+    rows, columns = _two_players(row_player, column_player)
+    _check_reward_table("row_rewards", row_rewards, rows, columns)
+    _check_reward_table("column_rewards", column_rewards, rows, columns)
+    rounds = check_int("rounds", rounds, 0, MAX_ROUNDS)
+    stream = _check_stream(stream)
+    win_loss = check_bool("win_loss", win_loss)
     for _ in range(rounds):
-        row_uniform = next_uniform(stream)
-        column_uniform = next_uniform(stream)
+        row_uniform = _next_uniform(stream)
+        column_uniform = _next_uniform(stream)
         row_move = row_player.choose(row_uniform)
         column_move = column_player.choose(column_uniform)
         if win_loss:
-            row_reward = 1.0 if next_uniform(stream) < row_rewards[row_move][column_move] else 0.0
+            row_reward = 1.0 if _next_uniform(stream) < row_rewards[row_move][column_move] else 0.0
             column_reward = 1.0 - row_reward
         else:
             row_reward = row_rewards[row_move][column_move]
             column_reward = column_rewards[row_move][column_move]
         row_player.update(row_move, row_reward)
         column_player.update(column_move, column_reward)
+
+
+def _two_players(row_player, column_player) -> tuple[int, int]:
+    """The players' numbers of moves, or ValueError unless they are two distinct players."""
+    shape = (_player_moves("row_player", row_player),
+             _player_moves("column_player", column_player))
+    if row_player is column_player:
+        raise ValueError("row_player and column_player must be two different players: each "
+                         "learns only from its own rounds.")
+    return shape
+
+
+def _player_moves(name: str, player) -> int:
+    """The number of moves of a reference player, or ValueError if it is not one."""
+    if not isinstance(player, (UCB1Player, RegretMatchingPlayer)):
+        raise ValueError(f"{name} must be a UCB1Player or a RegretMatchingPlayer, "
+                         f"got {type(player).__name__}.")
+    return len(player.counts)
+
+
+def _check_reward_table(name: str, table, rows: int, columns: int) -> None:
+    """Raise ValueError unless ``table`` is ``rows`` x ``columns`` numbers in ``[0, 1]``."""
+    try:
+        array = np.asarray(table)
+    except ValueError:  # ragged nested lists
+        array = None
+    if array is None or array.dtype.kind not in "fiu" or array.shape != (rows, columns):
+        raise ValueError(f"{name} must be a {rows} x {columns} table of numbers in [0, 1] (one "
+                         f"row per row move, one column per column move), got {shown(table)}.")
+    if not np.all((array >= 0.0) & (array <= 1.0)):  # NaN fails both comparisons
+        raise ValueError(f"{name} must hold rewards in [0, 1] (see rescaled_rewards), "
+                         f"got {shown(table)}.")
+
+
+def _check_match(game, row_player, column_player, stream, win_loss) -> bool:
+    """Check what both engines need: the players fit the game, a stream, a flag."""
+    check_game(game)
+    shape = _two_players(row_player, column_player)
+    if shape != game.shape:
+        raise ValueError(f"the players must have one move per row and per column of the game "
+                         f"{game.shape}, got {shape[0]} and {shape[1]} moves.")
+    _check_stream(stream)
+    return check_bool("win_loss", win_loss)
 
 
 class _ReferenceMatch:
@@ -407,6 +583,7 @@ def make_match(game, row_player, column_player, stream, win_loss: bool, engine: 
     players with their statistics up to date.
     """
     engine = check_choice("engine", engine, ENGINES)
+    _check_match(game, row_player, column_player, stream, win_loss)
     if engine == "python":
         return _ReferenceMatch(game, row_player, column_player, stream, win_loss)
     return FastOneNodeMatch(game, row_player, column_player, stream, win_loss)
@@ -436,6 +613,7 @@ class FastOneNodeMatch:
     """
 
     def __init__(self, game, row_player, column_player, stream, win_loss):
+        win_loss = _check_match(game, row_player, column_player, stream, win_loss)
         if _parameters(row_player) != _parameters(column_player):
             raise ValueError(
                 "row_player and column_player must be the same kind of learner with the same "
@@ -458,9 +636,11 @@ class FastOneNodeMatch:
             self.column_values = np.array(column_player.regrets, dtype=np.float64)
 
     def play(self, rounds: int) -> None:
-        """Advance the match by ``rounds`` rounds."""
+        """Advance the match by ``rounds`` rounds (a whole number ``>= 0``)."""
         from ..fast.simultaneous import regret_matching_rounds, ucb1_rounds  # numba, on demand
 
+        played = self.rounds_played if isinstance(self.row_player, UCB1Player) else 0
+        rounds = check_int("rounds", rounds, 0, min(MAX_ROUNDS, MAX_EXACT_COUNT - played))
         if isinstance(self.row_player, UCB1Player):
             ucb1_rounds(self.row_rewards, self.column_rewards, self.win_loss, rounds,
                         self.rounds_played, self.row_player.c, self.rng, self.row_counts,

@@ -12,29 +12,82 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .._checks import check_int, check_real
+from .._checks import MAX_EXACT_COUNT, check_int, check_real, is_sequence, shown
 
 #: The exploration constant of the UCB1 paper, written as ``c * sqrt(ln N / n)``.
 SQRT2 = math.sqrt(2.0)
 
 
 def ucb1_bonus(parent_visits: int, visits: int, c: float = SQRT2) -> float:
-    """Exploration bonus ``c * sqrt(ln(parent_visits) / visits)``; infinite when unvisited."""
+    """Exploration bonus ``c * sqrt(ln(parent_visits) / visits)``; infinite when unvisited.
+
+    Parameters
+    ----------
+    parent_visits : int
+        The parent's visits ``N``, a whole number up to 2**53 (larger counts are
+        not exact as floats); at least 1, and at least ``visits``, once the child
+        has been visited (``ln N`` is then taken; a child's visits are visits
+        of its parent).
+    visits : int
+        The child's visits ``n``, a whole number from 0 to 2**53; 0 gives infinity.
+    c : float
+        Exploration constant, a finite number ``>= 0``.
+
+    Raises
+    ------
+    ValueError
+        With a sentence naming the argument outside that domain.
+    """
+    visits, parent_visits, c = _check_counts(visits, parent_visits, c)
     if visits == 0:
         return math.inf
-    return c * math.sqrt(math.log(parent_visits) / visits)
+    return _bonus(parent_visits, visits, c)
 
 
 def ucb1_score(wins: float, visits: int, parent_visits: int, c: float = SQRT2) -> float:
-    """UCB1 score of one child: mean reward plus bonus; infinite when unvisited."""
+    """UCB1 score of one child: mean reward plus bonus; infinite when unvisited.
+
+    ``wins`` is the child's total reward, rewards being in ``[0, 1]``: a number
+    from 0 to ``visits``. The other arguments are those of :func:`ucb1_bonus`.
+    """
+    visits, parent_visits, c = _check_counts(visits, parent_visits, c)
+    wins = check_real("wins", wins, 0.0, float(visits))
     if visits == 0:
         return math.inf
-    return wins / visits + ucb1_bonus(parent_visits, visits, c)
+    return _score(wins, visits, parent_visits, c)
+
+
+def _check_counts(visits, parent_visits, c) -> tuple[int, int, float]:
+    visits = check_int("visits", visits, 0, MAX_EXACT_COUNT)
+    parent_visits = check_int("parent_visits", parent_visits, 0, MAX_EXACT_COUNT)
+    c = check_real("c (the exploration constant)", c, 0.0)
+    if visits > 0 and parent_visits == 0:
+        raise ValueError("parent_visits must be at least 1 once the child has been visited "
+                         "(the bonus takes ln(parent_visits), and ln 0 is undefined), got 0.")
+    if visits > 0 and parent_visits < visits:
+        raise ValueError(f"parent_visits must be at least visits ({visits}) once the child has "
+                         f"been visited: every visit of a child is a visit of its parent; got "
+                         f"{parent_visits}.")
+    return visits, parent_visits, c
+
+
+def _bonus(parent_visits: int, visits: int, c: float) -> float:
+    # Unchecked, for callers that checked their counts once: the arithmetic of the book.
+    return c * math.sqrt(math.log(parent_visits) / visits)
+
+
+def _score(wins: float, visits: int, parent_visits: int, c: float) -> float:
+    # Unchecked (visits >= 1): the decoupled UCB1 player scores every move every round.
+    return wins / visits + c * math.sqrt(math.log(parent_visits) / visits)
 
 
 @dataclass(frozen=True)
 class UCB1Row:
-    """One child's line in a hand-traced UCB1 step (chapter 3)."""
+    """One child's line in a hand-traced UCB1 step (chapter 3).
+
+    An unvisited child has no average: its ``mean`` is NaN (printed ``nan``)
+    and its ``bonus`` and ``score`` are infinite.
+    """
 
     name: str
     wins: float
@@ -55,7 +108,9 @@ class UCB1Step:
     reason: str
 
     def format(self, digits: int = 3) -> str:
-        """A plain-text table with ``digits`` decimals (what chapter 3 prints)."""
+        """A plain-text table with ``digits`` decimals, 0 to 17 (what chapter 3 prints)."""
+        digits = check_int("digits", digits, 0, 17)  # a float holds 17 significant digits
+
         def number(value: float) -> str:
             return "inf" if math.isinf(value) else f"{value:.{digits}f}"
 
@@ -98,20 +153,30 @@ def ucb1_step(
     the first child wins. Chapter 3 ("One selection step, by hand").
     """
     c = check_real("c (the exploration constant)", c, 0.0)
+    if not is_sequence(children):
+        raise ValueError(f"children must be a list of (name, wins, visits) entries, "
+                         f"got {shown(children)}.")
     if len(children) == 0:
         raise ValueError("children must contain at least one (name, wins, visits) entry.")
     checked = []
-    for name, wins, visits in children:
-        visits = check_int(f"visits of child {name}", visits, 0)
+    for index, child in enumerate(children):
+        if not is_sequence(child) or len(child) != 3:
+            raise ValueError(f"children[{index}] must be a (name, wins, visits) entry, "
+                             f"got {shown(child)}.")
+        name, wins, visits = child
+        visits = check_int(f"visits of child {name}", visits, 0, MAX_EXACT_COUNT)
         wins = check_real(f"wins of child {name}", wins, 0.0, float(visits))
         checked.append((str(name), wins, visits))
     parent_visits = sum(visits for _, _, visits in checked)
+    if parent_visits > MAX_EXACT_COUNT:
+        raise ValueError(f"the children's visits must add up to at most 2**53 (the parent's "
+                         f"visits, exact as a float), got {parent_visits}.")
     rows = []
     for name, wins, visits in checked:
         if visits == 0:
             rows.append(UCB1Row(name, wins, visits, math.nan, math.inf, math.inf))
             continue
-        bonus = ucb1_bonus(parent_visits, visits, c)
+        bonus = _bonus(parent_visits, visits, c)
         rows.append(UCB1Row(name, wins, visits, wins / visits, bonus, wins / visits + bonus))
     chosen, reason = _choose(rows)
     return UCB1Step(tuple(rows), parent_visits, c, chosen, reason)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -26,6 +27,9 @@ from ..progress import progress_bar
 from ..rng import GeneratorSource, make_rng
 from .stats import score_interval
 
+#: Games in one match: each is a task held in memory until the match ends.
+MAX_GAMES = 10_000_000
+
 
 class RandomPlayer:
     """Plays a uniformly random legal move."""
@@ -34,8 +38,19 @@ class RandomPlayer:
         self.source = GeneratorSource(seed)
 
     def choose(self, state: GameState):
+        check_state(state)
         moves = state.legal_moves()
+        if not moves:
+            raise ValueError("cannot choose a move in a finished game: there is none.")
         return moves[self.source.below(len(moves))]
+
+
+def check_state(state, name: str = "state") -> GameState:
+    """Return ``state``, or raise ValueError unless it is a game position (a :class:`GameState`)."""
+    if not isinstance(state, GameState):
+        raise ValueError(f"{name} must be a game position (a GameState such as TicTacToe() "
+                         f"or UltimateTicTacToe()), got {type(state).__name__}.")
+    return state
 
 
 @dataclass(frozen=True)
@@ -87,7 +102,12 @@ class MatchResult:
                 f"score {self.score:.3f}, 95% interval [{low:.3f}, {high:.3f}]")
 
     def save(self, path, **parameters) -> None:
-        """Write the result and every parameter that made it to a JSON file."""
+        """Write the result and every parameter that made it to a JSON file.
+
+        Written all at once: to a temporary file in the same folder, then renamed
+        over ``path``, so a failure (a full disk, a folder removed meanwhile)
+        never leaves half a file, nor destroys an earlier one. Raises OSError.
+        """
         from .._version import __version__
 
         low, high = self.interval
@@ -99,22 +119,54 @@ class MatchResult:
             "seconds_per_move": list(self.seconds_per_move()),
             "records": [asdict(record) for record in self.records],
         }
-        Path(path).write_text(json.dumps(data, indent=1) + "\n")
+        _write_atomically(Path(path), json.dumps(data, indent=1) + "\n")
 
     @classmethod
     def load(cls, path) -> tuple[MatchResult, dict]:
-        """Read a saved match: ``(result, parameters)``."""
-        data = json.loads(Path(path).read_text())
-        records = tuple(GameRecord(**record) for record in data["records"])
-        return cls(data["wins"], data["draws"], data["losses"], records), data["parameters"]
+        """Read a saved match: ``(result, parameters)``.
+
+        Raises OSError if the file cannot be read, ValueError if it is not a
+        match saved by :meth:`save`.
+        """
+        try:
+            data = json.loads(Path(path).read_text())
+            records = tuple(GameRecord(**record) for record in data["records"])
+            return cls(data["wins"], data["draws"], data["losses"], records), data["parameters"]
+        except (ValueError, KeyError, TypeError) as error:  # JSONDecodeError is a ValueError
+            raise ValueError(f"{path} is not a match saved by MatchResult.save "
+                             f"({type(error).__name__}: {error}).") from None
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file next to ``path``, then rename it over ``path``."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def play_game(players, state: GameState, clock: list | None = None) -> GameState:
     """Play one game; ``players[p]`` moves when player ``p`` is to move. Returns the final state.
 
     If ``clock`` is a list ``[seconds_0, seconds_1, moves_0, moves_1]``, the time
-    each player spends choosing is added to it.
+    each player spends choosing is added to it. Raises ValueError if ``state``
+    is not a game position or ``players`` not two players (objects with
+    ``choose(state)``).
     """
+    check_state(state)
+    _check_players(players)
+    if clock is not None and (not isinstance(clock, list) or len(clock) != 4):
+        raise ValueError(f"clock must be None or a list [seconds_0, seconds_1, moves_0, "
+                         f"moves_1], got {clock!r:.80}.")
     while not state.is_terminal():
         mover = state.player_to_move
         start = time.perf_counter()
@@ -124,6 +176,16 @@ def play_game(players, state: GameState, clock: list | None = None) -> GameState
             clock[2 + mover] += 1
         state = state.play(move)
     return state
+
+
+def _check_players(players) -> None:
+    try:
+        count = len(players)
+    except TypeError:
+        count = None
+    if count != 2 or not all(callable(getattr(players[p], "choose", None)) for p in (0, 1)):
+        raise ValueError(f"players must be two players (objects with a choose(state) method), "
+                         f"one per side, got {players!r:.80}.")
 
 
 @dataclass(frozen=True)
@@ -181,11 +243,29 @@ def play_match(make_a: Callable, make_b: Callable, start: GameState | Sequence[G
     MatchResult
         Wins, draws and losses for A, and one record per game in game order.
     """
-    games = check_int("games", games, 1)
-    jobs = check_int("jobs", jobs, 1)
-    openings = [start] if isinstance(start, GameState) else list(start)
+    games = check_int("games", games, 1, MAX_GAMES)
+    jobs = check_int("jobs", jobs, 1, 1024)
+    for name, make in (("make_a", make_a), ("make_b", make_b)):
+        if not callable(make):
+            raise ValueError(f"{name} must be a factory, callable as {name}(seed=...) to build "
+                             f"a player, got {type(make).__name__}.")
+    if isinstance(start, GameState):
+        openings = [start]
+    elif isinstance(start, (str, bytes)) or not isinstance(start, Iterable):
+        raise ValueError(f"start must be a game position or a non-empty list of them, got "
+                         f"{type(start).__name__}.")
+    else:
+        openings = list(start)
     if not openings:
         raise ValueError("start must be a position or a non-empty list of openings.")
+    for index, opening in enumerate(openings):
+        check_state(opening, f"start[{index}]")
+        if opening.is_terminal():
+            raise ValueError(f"start[{index}] is a finished game: a match needs positions "
+                             "with a move to play.")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ValueError(f"executor must be a concurrent.futures.Executor (or None), got "
+                         f"{type(executor).__name__}.")
     if isinstance(seed, np.random.Generator):
         raise ValueError("seed must be an int, a SeedSequence or None for a match "
                          "(each game spawns its own streams from it).")

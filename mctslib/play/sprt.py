@@ -37,7 +37,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .._checks import check_real
+import numpy as np
+
+from .._checks import MAX_EXACT_COUNT, check_int, check_real, shown
 
 __all__ = ["SPRT", "SPRTOutcome", "sprt"]
 
@@ -74,6 +76,13 @@ class SPRT:
         if not self.p0 < self.p1:
             raise ValueError(f"p0 must be smaller than p1 (H0 says A is weaker than H1 does), "
                              f"got p0={self.p0} and p1={self.p1}.")
+        # Each game moves the LLR by ln(p1 / p0) or ln((1 - p1) / (1 - p0)); a ratio that
+        # overflows or rounds to 1 would move it by infinity (then NaN) or not at all.
+        win_ratio, loss_ratio = self.p1 / self.p0, (1.0 - self.p1) / (1.0 - self.p0)
+        if not (1.0 < win_ratio < math.inf and 0.0 < loss_ratio < 1.0):
+            raise ValueError(f"p0 and p1 must be far enough apart, and p0 large enough, for "
+                             f"ln(p1 / p0) and ln((1 - p1) / (1 - p0)) to be finite and non-zero, "
+                             f"got p0={shown(self.p0)} and p1={shown(self.p1)}.")
         for name in ("alpha", "beta"):
             value = check_real(f"{name} (an error rate)", getattr(self, name), 0.0, 0.5)
             if not 0.0 < value < 0.5:
@@ -101,7 +110,9 @@ class SPRT:
         return math.log((1.0 - self.beta) / self.alpha)
 
     def llr(self, wins: int, losses: int) -> float:
-        """The log-likelihood ratio of H1 against H0 after ``wins`` and ``losses``."""
+        """The log-likelihood ratio of H1 against H0 after ``wins`` and ``losses`` (whole numbers)."""
+        wins = check_int("wins", wins, 0, MAX_EXACT_COUNT)
+        losses = check_int("losses", losses, 0, MAX_EXACT_COUNT)
         return wins * self.win_step + losses * self.loss_step
 
     def run(self, results: Iterable) -> SPRTOutcome:
@@ -111,14 +122,20 @@ class SPRT:
         1 / 0.5 / 0 or ``"W"`` / ``"D"`` / ``"L"`` (a string such as
         ``"WWLDW"`` works). Games after the stopping game are not read.
         """
+        # Bytes iterate as numbers, and a 0-d numpy array claims to be iterable but is one value.
+        if isinstance(results, (bytes, bytearray)) or not isinstance(results, Iterable) \
+                or getattr(results, "ndim", 1) == 0:
+            raise ValueError(f"results must be a sequence of game results (1, 0.5, 0 or W, D, L), "
+                             f"got {shown(results)}.")
         wins = draws = losses = 0
         trajectory = []
+        win_step, loss_step = self.win_step, self.loss_step
         for result in results:
             letter = _letter(result)
             wins += letter == "W"
             draws += letter == "D"
             losses += letter == "L"
-            value = self.llr(wins, losses)
+            value = wins * win_step + losses * loss_step  # llr(), without its checks
             trajectory.append(value)
             if value >= self.upper or value <= self.lower:
                 return SPRTOutcome(self, "H1" if value >= self.upper else "H0",
@@ -180,15 +197,17 @@ def sprt(results: Iterable, p0: float = 0.45, p1: float = 0.55, alpha: float = 0
 
 
 def _letter(result) -> str:
-    key = result if isinstance(result, str) else _as_float(result)
-    if key not in _RESULTS:
+    # A truth value is not a game result, and an unhashable one cannot be looked up.
+    key = None if isinstance(result, (bool, np.bool_)) else (
+        result if isinstance(result, str) else _as_float(result))
+    if not isinstance(key, (str, float)) or key not in _RESULTS:
         raise ValueError(f"each game's result must be 1, 0.5 or 0 (or W, D, L) for A, "
-                         f"got {result!r}.")
+                         f"got {shown(result)}.")
     return _RESULTS[key]
 
 
 def _as_float(result):
     try:
         return float(result)
-    except (TypeError, ValueError):
-        return result
+    except (TypeError, ValueError, OverflowError):
+        return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
-from .._checks import check_int, check_real
+from .._checks import MAX_EXACT_COUNT, check_int, check_real, shown
 
 
 def _z(confidence: float) -> float:
@@ -31,11 +31,14 @@ def score_interval(wins: int, draws: int, losses: int,
     a game's result, so treating each game as a win-or-loss trial makes the
     interval slightly conservative (wider) when there are draws.
     """
-    wins, draws, losses = (check_int(name, value, 0) for name, value in
+    wins, draws, losses = (check_int(name, value, 0, MAX_EXACT_COUNT) for name, value in
                            (("wins", wins), ("draws", draws), ("losses", losses)))
     games = wins + draws + losses
     if games == 0:
         raise ValueError("a score needs at least one game; wins + draws + losses is 0.")
+    if games > MAX_EXACT_COUNT:  # beyond it wins + 0.5 * draws is rounded
+        raise ValueError(f"wins + draws + losses must be at most 2**53 games (a count exact as "
+                         f"a float), got {games}.")
     z = _z(confidence)
     score = (wins + 0.5 * draws) / games
     denominator = 1.0 + z * z / games
@@ -50,10 +53,25 @@ def games_for_width(width: float, score: float = 0.5, confidence: float = 0.95) 
     At a score near 0.5 (two close bots) a 95% interval of width 0.1
     (plus or minus 0.05) needs about 385 games; halving the width needs four
     times as many games.
+
+    ``width`` is in ``(0, 1]`` and ``score`` strictly between 0 and 1 (at 0 or 1
+    the approximation has no spread and would claim that no game is needed).
+    Raises ValueError for a width so small that the answer would exceed 2**53
+    games (about 9e15): beyond that a count is no longer exact as a float, and
+    no match is that long.
     """
     width = check_real("width", width, 0.0, 1.0)
     score = check_real("score", score, 0.0, 1.0)
     if width == 0.0:
         raise ValueError("width must be greater than 0: no finite number of games gives certainty.")
+    if score in (0.0, 1.0):
+        raise ValueError(f"score must be strictly between 0 and 1, got {shown(score)}: at 0 or 1 the "
+                         "normal approximation has no spread and would claim no game is needed.")
     z = _z(confidence)
-    return math.ceil((2 * z) ** 2 * score * (1 - score) / width ** 2)
+    squared = width ** 2
+    games = (2 * z) ** 2 * score * (1 - score) / squared if squared > 0.0 else math.inf
+    if games > MAX_EXACT_COUNT:
+        raise ValueError(f"width must be large enough that at most 2**53 games are needed, "
+                         f"got {shown(width)}: an interval that narrow needs more games than a "
+                         "count can hold exactly.")
+    return math.ceil(games)

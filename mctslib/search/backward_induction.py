@@ -29,11 +29,15 @@ Every state of the game is visited, so this is for small games only (4-card
 Goofspiel: 1,313 states, well under a second). Chapter "When both players
 move at once (simultaneous moves)"; the SM-MCTS and Smitsimax experiments
 use it to score what the searches learned.
+
+Why one module of about 560 lines: solving a game, measuring a profile and
+exploiting one player all walk the same children-first order over the same
+stage tables, and check the same inputs; the chapter reads them together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,6 +70,11 @@ __all__ = [
 #: that ``player`` plays at ``state``.
 Profile = Callable[[SimultaneousState, int], Sequence[float]]
 
+#: The most states one exact computation visits. 4-card Goofspiel has 1,313 and
+#: 5-card 32,826; 6-card (about 1.2 million, one linear programme each) would
+#: take hours, so a game that large is refused with a sentence instead.
+MAX_STATES = 100_000
+
 
 def _check_state(name: str, state) -> None:
     if not isinstance(state, SimultaneousState):
@@ -73,6 +82,27 @@ def _check_state(name: str, state) -> None:
             f"{name} must be a simultaneous-move game state (a SimultaneousState such as "
             f"Goofspiel), got {type(state).__name__}."
         )
+
+
+def _check_live_state(name: str, state, what: str) -> None:
+    _check_state(name, state)
+    if state.is_terminal():
+        raise ValueError(f"{what} needs a state where the game is still on; this one is over.")
+
+
+def too_many_states(what: str) -> ValueError:
+    """The sentence for a game too large for the exact computations (see :data:`MAX_STATES`)."""
+    return ValueError(
+        f"{what} visits every state of the game, and this one has more than {MAX_STATES:,}; "
+        f"exact answers are for small games such as Goofspiel with up to 5 cards "
+        f"(32,826 states)."
+    )
+
+
+def _check_profile(profile) -> None:
+    if not callable(profile):
+        raise ValueError(f"profile must be a function profile(state, player) -> mix (such as "
+                         f"uniform_profile or a TableProfile), got {type(profile).__name__}.")
 
 
 def _joint_actions(state: SimultaneousState):
@@ -85,13 +115,13 @@ def all_states(root: SimultaneousState) -> list[SimultaneousState]:
 
     ``root`` comes first. Reversed, the list puts every state after all its
     children: the order backward induction needs (also when two histories
-    lead to the same state).
+    lead to the same state). More than :data:`MAX_STATES` states raise ValueError.
     """
     _check_state("root", root)
-    return list(reversed(_children_first(root)))
+    return list(reversed(_children_first(root, "all_states")))
 
 
-def _children_first(root: SimultaneousState) -> list[SimultaneousState]:
+def _children_first(root: SimultaneousState, what: str) -> list[SimultaneousState]:
     # Depth-first post-order: a state is listed once all its children are.
     order: list[SimultaneousState] = []
     started: set = set()
@@ -104,6 +134,8 @@ def _children_first(root: SimultaneousState) -> list[SimultaneousState]:
         if state in started:
             continue
         started.add(state)
+        if len(started) > MAX_STATES:
+            raise too_many_states(what)
         stack.append((state, True))
         if not state.is_terminal():
             stack.extend((child, False) for child in
@@ -116,7 +148,16 @@ def _children_first(root: SimultaneousState) -> list[SimultaneousState]:
 
 
 def uniform_profile(state: SimultaneousState, player: int) -> np.ndarray:
-    """The profile that plays every legal action equally often, everywhere."""
+    """The profile that plays every legal action equally often, everywhere.
+
+    ``state`` must be a state where the game is still on (a finished game has
+    no action to mix over); ``player`` is 0 or 1.
+    """
+    _check_live_state("state", state, "uniform_profile")
+    return _uniform(state, check_player(player))
+
+
+def _uniform(state: SimultaneousState, player: int) -> np.ndarray:
     count = len(state.legal_actions(player))
     return np.full(count, 1.0 / count)
 
@@ -132,13 +173,30 @@ class TableProfile:
     __slots__ = ("table",)
 
     def __init__(self, table: dict[Hashable, tuple[Sequence[float], Sequence[float]]]):
+        if not isinstance(table, Mapping):
+            raise ValueError(f"table must be a dict {{state: (mix of player 0, mix of player 1)}}, "
+                             f"got {type(table).__name__}.")
+        for state, mixes in table.items():
+            if isinstance(mixes, (str, bytes)) or not hasattr(mixes, "__len__") or len(mixes) != 2:
+                raise ValueError(f"table must map each state to a pair (mix of player 0, mix of "
+                                 f"player 1); {state} maps to {mixes!r}.")
         self.table = dict(table)
 
     def __call__(self, state: SimultaneousState, player: int) -> np.ndarray:
+        _check_state("state", state)
+        player = check_player(player)
         mixes = self.table.get(state)
         if mixes is None:
             return uniform_profile(state, player)
-        return np.asarray(mixes[player], dtype=float)
+        try:
+            mix = np.asarray(mixes[player], dtype=float)
+        except (TypeError, ValueError, KeyError, IndexError):
+            mix = None
+        # None becomes a NaN array without complaint: refuse anything but finite numbers.
+        if mix is None or mix.ndim != 1 or not np.all(np.isfinite(mix)):
+            raise ValueError(f"the table's mix for player {player} at {state} must be a sequence "
+                             f"of probabilities, got {mixes!r} for both players.")
+        return mix
 
 
 def _mix(profile: Profile, state: SimultaneousState, player: int) -> np.ndarray:
@@ -165,15 +223,32 @@ def stage_game(state: SimultaneousState, child_values: dict) -> MatrixGame:
     -------
     MatrixGame
         Rows are player 0's legal actions, columns player 1's, in order.
+
+    Raises
+    ------
+    ValueError
+        If the game is over at ``state``, or ``child_values`` misses a child
+        (the sentence names it) or holds something that is not a finite number.
     """
+    _check_live_state("state", state, "stage_game")
+    if not isinstance(child_values, Mapping):
+        raise ValueError(f"child_values must be a dict {{child state: value}}, got "
+                         f"{type(child_values).__name__}.")
     actions0, actions1 = state.legal_actions(0), state.legal_actions(1)
     return MatrixGame(_stage_table(state, child_values), [str(a) for a in actions0],
                       [str(a) for a in actions1], str(state))
 
 
 def _stage_table(state: SimultaneousState, child_values: dict) -> np.ndarray:
-    return np.array([[child_values[state.play((a0, a1))] for a1 in state.legal_actions(1)]
-                     for a0 in state.legal_actions(0)], dtype=float)
+    # The solver's inner step: the handlers cost nothing until a value is missing or bad.
+    try:
+        return np.array([[child_values[state.play((a0, a1))] for a1 in state.legal_actions(1)]
+                         for a0 in state.legal_actions(0)], dtype=float)
+    except KeyError as missing:
+        raise ValueError(f"child_values has no value for the child {missing.args[0]} of "
+                         f"{state}: give player 0's value of every child.") from None
+    except (TypeError, ValueError):
+        raise ValueError(f"child_values must hold a number for every child of {state}.") from None
 
 
 @dataclass(frozen=True)
@@ -203,7 +278,13 @@ class GameSolution:
         return self.values[self.root]
 
     def __call__(self, state: SimultaneousState, player: int) -> np.ndarray:
-        return self.strategies[state][player]
+        _check_state("state", state)
+        player = check_player(player)
+        mixes = self.strategies.get(state)
+        if mixes is None:
+            raise ValueError(f"state must be a state of the solved game where the game is still "
+                             f"on; the solution has no mix at {state}.")
+        return mixes[player]
 
 
 def solve_game(root: SimultaneousState) -> GameSolution:
@@ -231,7 +312,7 @@ def solve_game(root: SimultaneousState) -> GameSolution:
     _check_state("root", root)
     values: dict = {}
     strategies: dict = {}
-    for state in _children_first(root):
+    for state in _children_first(root, "solve_game"):
         if state.is_terminal():
             values[state] = state.payoff()
             continue
@@ -255,6 +336,9 @@ def equilibrium_with_exploration(solution: GameSolution, exploration: float = 0.
     below (regret matching with exploration; the tree version of
     :func:`mctslib.search.zero_sum.exploration_floor`).
     """
+    if not isinstance(solution, GameSolution):
+        raise ValueError(f"solution must be a GameSolution (from solve_game), got "
+                         f"{type(solution).__name__}.")
     exploration = check_real("exploration", exploration, 0.0, 1.0)
     table = {}
     for state, mixes in solution.strategies.items():
@@ -269,8 +353,9 @@ def equilibrium_with_exploration(solution: GameSolution, exploration: float = 0.
 def profile_value(root: SimultaneousState, profile: Profile) -> float:
     """Player 0's expected payoff when both players follow ``profile`` from ``root``."""
     _check_state("root", root)
+    _check_profile(profile)
     values: dict = {}
-    for state in _children_first(root):
+    for state in _children_first(root, "profile_value"):
         if state.is_terminal():
             values[state] = state.payoff()
             continue
@@ -313,11 +398,12 @@ def best_response(root: SimultaneousState, profile: Profile, player: int) -> Bes
     player's mix there, is highest. Chapter "When both players move at once".
     """
     _check_state("root", root)
+    _check_profile(profile)
     player = check_player(player)
     sign = 1.0 if player == 0 else -1.0  # the responder's payoff is sign * player 0's
     values: dict = {}
     actions: dict = {}
-    for state in _children_first(root):
+    for state in _children_first(root, "best_response"):
         if state.is_terminal():
             values[state] = sign * state.payoff()
             continue
@@ -430,10 +516,14 @@ def exploit(root: SimultaneousState, profile: Profile, victim: int = 0, top: int
     cannot depend on what the opponent played earlier.
     """
     _check_state("root", root)
+    _check_profile(profile)
     victim = check_player(victim)
     top = check_int("top", top, 0)
     if solution is None:
         solution = solve_game(root)
+    elif not isinstance(solution, GameSolution) or solution.root != root:
+        raise ValueError("solution must be the GameSolution of this root (solve_game(root)), "
+                         f"got {_solution_of(solution)}.")
     sign = 1.0 if victim == 0 else -1.0  # the victim's payoff is sign * player 0's
     response = best_response(root, profile, 1 - victim)
     spots = []
@@ -445,6 +535,12 @@ def exploit(root: SimultaneousState, profile: Profile, victim: int = 0, top: int
     # Adding 0.0 turns a -0.0 (the sign flip of a zero value) into 0.0 for printing.
     return Exploit(victim, sign * solution.value + 0.0, -response.value + 0.0, response,
                    spots[:top])
+
+
+def _solution_of(solution) -> str:
+    if isinstance(solution, GameSolution):
+        return f"the solution of {solution.root}"
+    return type(solution).__name__
 
 
 def _reach_probabilities(root, profile, victim: int, response: BestResponse) -> dict:

@@ -28,6 +28,8 @@ from ..fixed_order import mean as fixed_order_mean
 from ..games.base import GameState
 from ..rng import make_rng, move_source
 from .minimax import (
+    check_budget,
+    check_game_state,
     minimax_value,
     move_values,
     random_playout_move_values,
@@ -45,7 +47,16 @@ __all__ = [
 ]
 
 
+#: The largest budget :func:`flat_monte_carlo` accepts: its results table holds
+#: one float per playout (72 MB for nine moves), and the playouts take minutes.
+MAX_PLAYOUTS_PER_MOVE = 1_000_000
+#: The largest budget :func:`choice_probabilities` accepts: its convolutions
+#: grow with the square of the budget (the chapter goes up to 10,000).
+MAX_CHOICE_PLAYOUTS = 100_000
+
+
 def _check_game_on(state: GameState, what: str) -> None:
+    check_game_state(state)
     if state.is_terminal():
         raise ValueError(f"{what} needs a position where the game is still on; this one is over.")
 
@@ -74,7 +85,11 @@ def random_playout(state: GameState, rng) -> GameState:
     a numpy Generator), so the same generator state gives the same playout on
     every machine. Chapter 1; UCT uses it for its simulation phase.
     """
-    source = move_source(rng)
+    return _playout(check_game_state(state), move_source(rng))
+
+
+def _playout(state: GameState, source) -> GameState:
+    """:func:`random_playout` without the checks: UCT's simulation phase, once per iteration."""
     moves = state.legal_moves()
     while moves:  # the protocol promises no legal moves exactly when the game is over
         state = state.play(moves[source.below(len(moves))])
@@ -108,8 +123,30 @@ class FlatMCResult:
     means: tuple
     best_move: object
 
+    def __post_init__(self):
+        # Made by flat_monte_carlo, but also by hand (tests, the chapter's exercises): a table
+        # that does not fit its moves would otherwise fail later with an IndexError.
+        if not isinstance(self.moves, tuple) or not self.moves:
+            raise ValueError(f"moves must be a non-empty tuple of moves, got {self.moves!r}.")
+        count = check_int("playouts_per_move", self.playouts_per_move, 1)
+        shape = np.shape(self.results)
+        if shape != (len(self.moves), count):
+            raise ValueError(f"results must have one row per move and one column per playout, "
+                             f"shape ({len(self.moves)}, {count}), got shape {shape}.")
+        if not isinstance(self.means, tuple) or len(self.means) != len(self.moves):
+            raise ValueError(f"means must be a tuple of one mean per move ({len(self.moves)}), "
+                             f"got {self.means!r}.")
+        for mean in self.means:
+            check_real("each mean", mean, 0.0, 1.0)
+        if self.best_move not in self.moves:
+            raise ValueError(f"best_move must be one of the moves {self.moves}, "
+                             f"got {self.best_move!r}.")
+
     def mean_of(self, move) -> float:
         """The estimated value of one move."""
+        if move not in self.moves:
+            raise ValueError(f"move must be one of the moves of this run {self.moves}, "
+                             f"got {move!r}.")
         return self.means[self.moves.index(move)]
 
     def prefix(self, playouts_per_move: int) -> FlatMCResult:
@@ -137,8 +174,15 @@ class FlatMCResult:
         return np.array(spreads) / math.sqrt(self.playouts_per_move)
 
     def intervals(self, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
-        """Approximate confidence intervals ``mean -/+ z * standard error`` (95% for 1.96)."""
-        z = check_real("z (the number of standard errors)", z, 0.0)
+        """Approximate confidence intervals ``mean -/+ z * standard error`` (95% for 1.96).
+
+        Needs at least 2 playouts per move (one playout has no spread to
+        measure); raises ValueError otherwise rather than return NaN.
+        """
+        z = check_real("z (the number of standard errors)", z, 0.0, 1e6)
+        if self.playouts_per_move < 2:
+            raise ValueError("intervals need at least 2 playouts per move (one playout has no "
+                             "spread to measure), this run has 1.")
         means = np.asarray(self.means)
         half_width = z * self.standard_errors()
         return means - half_width, means + half_width
@@ -149,6 +193,7 @@ class FlatMCResult:
         "Clearly worse" in chapter 1's sense: with intervals of ``z``
         standard errors (95% for 1.96), the data already rule out that the
         move is as good as the best one, so more playouts on it are wasted.
+        Needs at least 2 playouts per move, as :meth:`intervals`.
         """
         low, high = self.intervals(z)
         best = self.moves.index(self.best_move)
@@ -163,7 +208,7 @@ def flat_monte_carlo(state: GameState, playouts_per_move: int, seed) -> FlatMCRe
     state : GameState
         A position where the game is still on.
     playouts_per_move : int
-        Playouts for each legal move, ``>= 1``.
+        Playouts for each legal move, from 1 to :data:`MAX_PLAYOUTS_PER_MOVE`.
     seed : int, numpy.random.SeedSequence, numpy.random.Generator or None
         Passed to :func:`mctslib.rng.make_rng`; the same seed gives the same result.
 
@@ -179,7 +224,8 @@ def flat_monte_carlo(state: GameState, playouts_per_move: int, seed) -> FlatMCRe
     Each playout is scored for the player to move in ``state``, the one who
     chooses among the moves. Chapter 1.
     """
-    playouts_per_move = check_int("playouts_per_move", playouts_per_move, 1)
+    playouts_per_move = check_budget("playouts_per_move", playouts_per_move, 1,
+                                     MAX_PLAYOUTS_PER_MOVE)
     _check_game_on(state, "flat_monte_carlo")
     source = move_source(make_rng(seed))  # wrapped once, not on every playout
     player = state.player_to_move
@@ -188,7 +234,7 @@ def flat_monte_carlo(state: GameState, playouts_per_move: int, seed) -> FlatMCRe
     results = np.empty((len(moves), playouts_per_move))
     for round_ in range(playouts_per_move):
         for i, child in enumerate(children):
-            results[i, round_] = random_playout(child, source).result(player)
+            results[i, round_] = _playout(child, source).result(player)
     return _summarise(moves, results)
 
 
@@ -230,7 +276,7 @@ def choice_probabilities(outcomes, playouts_per_move: int) -> np.ndarray:
         for the player who made it (e.g. from
         :func:`mctslib.search.minimax.random_playout_outcomes`).
     playouts_per_move : int
-        The budget per move, ``>= 1``.
+        The budget per move, from 1 to :data:`MAX_CHOICE_PLAYOUTS`.
 
     Returns
     -------
@@ -245,8 +291,8 @@ def choice_probabilities(outcomes, playouts_per_move: int) -> np.ndarray:
     and every later move at most ``s``. Chapter 1 uses this to show that
     more playouts make flat Monte Carlo *more* sure to play a trap move.
     """
-    playouts_per_move = check_int("playouts_per_move", playouts_per_move, 1)
-    outcomes = [tuple(check_real("an outcome chance", p, 0.0, 1.0) for p in o) for o in outcomes]
+    playouts_per_move = check_budget("playouts_per_move", playouts_per_move, 1, MAX_CHOICE_PLAYOUTS)
+    outcomes = [_outcome_triple(o) for o in _sequence("outcomes", outcomes)]
     if not outcomes or any(len(o) != 3 or abs(sum(o) - 1.0) > 1e-9 for o in outcomes):
         raise ValueError("outcomes must hold one (win, draw, loss) triple summing to 1 per move.")
     pmfs = [_score_distribution(o, playouts_per_move) for o in outcomes]
@@ -262,6 +308,21 @@ def choice_probabilities(outcomes, playouts_per_move: int) -> np.ndarray:
                 others *= at_most[j]
         chances[i] = dot(pmf, others)
     return chances
+
+
+def _sequence(name: str, values) -> list:
+    """``values`` as a list, or a sentence if it cannot be one (None, a number, a string)."""
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"{name} must be a sequence, got the text {values!r}.")
+    try:
+        return list(values)
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence, got {type(values).__name__}.") from None
+
+
+def _outcome_triple(outcome) -> tuple:
+    chances = _sequence("each outcome (win, draw, loss)", outcome)
+    return tuple(check_real("an outcome chance", p, 0.0, 1.0) for p in chances)
 
 
 # ---------------------------------------------------------------------- traps
@@ -336,6 +397,7 @@ def find_traps(start: GameState) -> list[Trap]:
         the order of :func:`mctslib.search.minimax.reachable_states`.
         Chapter 1 (problem 2 of flat Monte Carlo).
     """
+    check_game_state(start, "start")
     traps = []
     for state in reachable_states(start):
         if state.is_terminal():
@@ -356,9 +418,28 @@ def move_table(result: FlatMCResult, random_values=None, minimax_values=None,
 
     Optional columns: the exact random-playout value and the minimax verdict
     (dicts ``{move: value}`` as returned by :mod:`mctslib.search.minimax`). The
-    best move is marked with ``<-``. Chapter 1 prints these tables.
+    best move is marked with ``<-``. ``digits`` (0 to 15) is the number of
+    decimals. Chapter 1 prints these tables.
     """
+    if not isinstance(result, FlatMCResult):
+        raise ValueError(f"result must be a FlatMCResult (from flat_monte_carlo), got "
+                         f"{type(result).__name__}.")
+    digits = check_int("digits", digits, 0, 15)
     verdicts = {1.0: "win", 0.5: "draw", 0.0: "loss"}
+    for name, values in (("random_values", random_values), ("minimax_values", minimax_values)):
+        if values is None:
+            continue
+        if not hasattr(values, "get"):
+            raise ValueError(f"{name} must be a dict {{move: value}}, got {type(values).__name__}.")
+        missing = [move for move in result.moves if move not in values]
+        if missing:
+            raise ValueError(f"{name} must give a value for every move of the run; "
+                             f"{missing[0]!r} has none.")
+        for move in result.moves:
+            value = check_real(f"the value of move {move!r} in {name}", values[move], 0.0, 1.0)
+            if name == "minimax_values" and value not in verdicts:
+                raise ValueError(f"minimax_values must be 1 (win), 0.5 (draw) or 0 (loss), got "
+                                 f"{value!r} for move {move!r}.")
     header = f"{'move':>4}  {'estimate':>8}"
     if random_values is not None:
         header += f"  {'exact':>{max(digits + 2, 5)}}"

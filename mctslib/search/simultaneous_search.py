@@ -11,10 +11,15 @@ and the ``root_state`` they search from.
 
 from __future__ import annotations
 
-from .._checks import check_int
 from ..games.simultaneous_base import SimultaneousState
 from ..rng import make_rng
 from .backward_induction import TableProfile, profile_exploitability
+from .minimax import check_budget
+
+#: The most iterations one call of :meth:`SimultaneousSearch.run` adds. The
+#: chapter's longest stored run has 1,000,000; the trees keep every node they
+#: add, so far more would run for days or fill the memory instead of answering.
+MAX_ITERATIONS = 10_000_000
 
 
 class SimultaneousSearch:
@@ -57,10 +62,14 @@ class SimultaneousSearch:
         raise NotImplementedError
 
     def run(self, iterations: int):
-        """Add ``iterations`` iterations (a whole number >= 1); returns the search itself."""
-        for _ in range(check_int("iterations", iterations, 1)):
+        """Add ``iterations`` iterations (a whole number from 1 to :data:`MAX_ITERATIONS`).
+
+        Returns the search itself, so that ``search.run(1000).exploitability()`` reads.
+        """
+        count = check_budget("iterations", iterations, 1, MAX_ITERATIONS)
+        for _ in range(count):
             self.iterate()
-        self.iterations += iterations
+        self.iterations += count
         return self
 
     def exploitability(self) -> float:

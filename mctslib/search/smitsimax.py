@@ -43,11 +43,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import check_real
+from .._checks import check_int, check_real
 from ..games.simultaneous_base import PLAYERS, SimultaneousState, check_player
 from ..learners.simultaneous import UCB1Player
 from ..learners.ucb1 import SQRT2
-from .backward_induction import TableProfile, solve_game
+from .backward_induction import MAX_STATES, TableProfile, solve_game, too_many_states
 from .simultaneous_search import SimultaneousSearch
 
 __all__ = ["AgentNode", "BlindGuarantee", "Smitsimax", "blind_floor", "blind_guarantee"]
@@ -66,6 +66,9 @@ class AgentNode:
     __slots__ = ("actions", "bandit", "children")
 
     def __init__(self, actions: tuple[Hashable, ...], c: float):
+        if not isinstance(actions, tuple) or not actions:
+            raise ValueError(f"actions must be a non-empty tuple of the agent's moves, got "
+                             f"{actions!r}.")
         self.actions = actions
         self.bandit = UCB1Player(len(actions), c)
         self.children: list[AgentNode | None] = [None] * len(actions)
@@ -161,6 +164,8 @@ class Smitsimax(SimultaneousSearch):
             state, nodes = stack.pop()
             if state.is_terminal():
                 continue
+            if len(table) >= MAX_STATES:
+                raise too_many_states("Smitsimax.profile()")
             if state in table:
                 raise ValueError(
                     "Smitsimax.profile() needs a game whose states record the moves so far; "
@@ -212,7 +217,15 @@ class BlindGuarantee:
 
     def mix(self, own_moves: tuple, count: int) -> np.ndarray:
         """The mix after ``own_moves`` (uniform over ``count`` moves if never reached)."""
-        return self.strategy.get(tuple(own_moves), np.full(count, 1.0 / count))
+        count = check_int("count (moves available)", count, 1)
+        if isinstance(own_moves, (str, bytes)) or not hasattr(own_moves, "__iter__"):
+            raise ValueError(f"own_moves must be a sequence of the player's moves so far, got "
+                             f"{own_moves!r}.")
+        try:
+            mix = self.strategy.get(tuple(own_moves))
+        except TypeError:  # a move that cannot be a key (a list) was never played
+            mix = None
+        return np.full(count, 1.0 / count) if mix is None else mix
 
 
 def blind_guarantee(root: SimultaneousState, player: int = 0) -> BlindGuarantee:
@@ -248,6 +261,9 @@ def blind_guarantee(root: SimultaneousState, player: int = 0) -> BlindGuarantee:
             f"root must be a simultaneous-move game state such as Goofspiel(), got "
             f"{type(root).__name__}."
         )
+    if root.is_terminal():
+        raise ValueError("blind_guarantee needs a state where the game is still on; this one is "
+                         "over, so there is no strategy to choose.")
     program = _BlindProgram(player)
     root_variable = program.add_state(root, ())
     plan, value = program.solve(root_variable)
@@ -267,6 +283,11 @@ def blind_floor(root: SimultaneousState) -> float:
     return (value - blind_guarantee(root, 0).value) + (-value - blind_guarantee(root, 1).value)
 
 
+#: The longest game :func:`blind_guarantee` builds its programme for, in rounds
+#: (its recursion goes one call deeper per round; Goofspiel has at most 13).
+MAX_ROUNDS = 200
+
+
 class _BlindProgram:
     """Builds the sequence-form linear programme of :func:`blind_guarantee`, row by row."""
 
@@ -274,6 +295,7 @@ class _BlindProgram:
         self.player = player
         self.sign = 1.0 if player == 0 else -1.0  # the blind player's payoff is sign * payoff()
         self.count = 0
+        self.states = 0                        # states visited, against MAX_STATES
         self.plan: dict[tuple, int] = {}       # own sequence -> variable r(s)
         self.moves: dict[tuple, tuple] = {}    # own sequence -> moves available after it
         self.upper: list[dict] = []            # rows "sum coef * variable <= 0"
@@ -292,6 +314,12 @@ class _BlindProgram:
 
     def add_state(self, state: SimultaneousState, sequence: tuple) -> dict:
         """Rows for ``state`` and everything below; returns V(state) as {variable: coefficient}."""
+        self.states += 1
+        if self.states > MAX_STATES:
+            raise too_many_states("blind_guarantee")
+        if len(sequence) > MAX_ROUNDS:  # the recursion is one call deep per round
+            raise ValueError(f"blind_guarantee handles games of at most {MAX_ROUNDS} rounds; "
+                             f"this one goes on longer.")
         if state.is_terminal():
             return {self.plan_variable(sequence): self.sign * state.payoff()}
         mine = tuple(state.legal_actions(self.player))

@@ -59,6 +59,7 @@ from .._checks import check_real
 from ..games.simultaneous_base import SimultaneousState
 from ..learners.simultaneous import RegretMatchingPlayer, UCB1Player, check_exploration
 from ..learners.ucb1 import SQRT2
+from ..rng import make_rng
 from .backward_induction import TableProfile
 from .simultaneous_search import SimultaneousSearch
 
@@ -83,7 +84,9 @@ def _make_rule(selection: str, count: int, c: float, exploration: float):
     """A fresh selection rule for one player at one node: the one-node learners of the chapter."""
     if selection == "duct":
         return UCB1Player(count, c)
-    return RegretMatchingPlayer(count, exploration)
+    if selection == "rm":
+        return RegretMatchingPlayer(count, exploration)
+    raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}.")
 
 
 # --------------------------------------------------------------------------- the tree
@@ -104,12 +107,17 @@ class SMNode:
         self.visits = 0
         self.total = 0.0
         self.children: dict[tuple[int, int], SMNode] = {}
-        if state.is_terminal():
-            self.actions = ((), ())
-            self.rules = ()
-        else:
-            self.actions = (tuple(state.legal_actions(0)), tuple(state.legal_actions(1)))
-            self.rules = tuple(_make_rule(selection, len(a), c, exploration) for a in self.actions)
+        # A node is made at every expansion, so no check in front: the handler (free until
+        # it fires) names a state of the wrong kind.
+        try:
+            over = state.is_terminal()
+            self.actions = ((), ()) if over else (tuple(state.legal_actions(0)),
+                                                  tuple(state.legal_actions(1)))
+        except AttributeError:
+            raise ValueError(f"state must be a simultaneous-move game state such as Goofspiel(), "
+                             f"got {type(state).__name__}.") from None
+        self.rules = () if over else tuple(_make_rule(selection, len(a), c, exploration)
+                                           for a in self.actions)
 
     @property
     def mean(self) -> float:
@@ -118,7 +126,19 @@ class SMNode:
 
 
 def random_joint_playout(state: SimultaneousState, rng: np.random.Generator) -> SimultaneousState:
-    """Both players pick uniformly random legal actions until the game is over."""
+    """Both players pick uniformly random legal actions until the game is over.
+
+    ``rng`` is a numpy Generator, or anything :func:`mctslib.rng.make_rng`
+    turns into one (a seed); a finished game is returned unchanged.
+    """
+    if not isinstance(state, SimultaneousState):
+        raise ValueError(f"state must be a simultaneous-move game state such as Goofspiel(), "
+                         f"got {type(state).__name__}.")
+    return _joint_playout(state, make_rng(rng))
+
+
+def _joint_playout(state: SimultaneousState, rng: np.random.Generator) -> SimultaneousState:
+    """:func:`random_joint_playout` without the checks: the search's simulation phase."""
     while not state.is_terminal():
         joint = tuple(_random_choice(state.legal_actions(player), rng) for player in (0, 1))
         state = state.play(joint)
@@ -206,7 +226,7 @@ class SMMCTS(SimultaneousSearch):
                 state = node.state.play((node.actions[0][i], node.actions[1][j]))
                 child = node.children[(i, j)] = SMNode(state, self.selection, self.c,
                                                        self.exploration)
-                return path, child, random_joint_playout(state, self.rng).reward(0)
+                return path, child, _joint_playout(state, self.rng).reward(0)
             node = child
         return path, node, node.state.reward(0)
 

@@ -31,7 +31,14 @@ from .._checks import check_int, check_real
 from ..games.base import GameState
 from ..learners.ucb1 import ucb1_bonus
 from ..rng import move_source
-from .flat import random_playout
+from .flat import _playout
+from .minimax import check_budget, check_game_state
+
+#: The largest iteration budget per search. The tree keeps every node it adds,
+#: so far larger budgets run out of memory or run for days instead of answering.
+MAX_ITERATIONS = 10_000_000
+#: The largest time budget per search, in seconds (a day).
+MAX_SECONDS = 86_400.0
 
 
 class Node:
@@ -47,7 +54,12 @@ class Node:
         self.move = move
         self.mover = mover
         self.parent = parent
-        self.depth = 0 if parent is None else parent.depth + 1
+        # Nodes are made at every expansion: a bad parent is named by the handler (free until
+        # it fires), not by a check in front of every node.
+        try:
+            self.depth = 0 if parent is None else parent.depth + 1
+        except (AttributeError, TypeError):
+            raise ValueError(f"parent must be a Node or None, got {type(parent).__name__}.") from None
         self.children: list[Node] = []
         self.visits = 0
         self.wins = 0.0
@@ -70,23 +82,56 @@ class UCB1Rule:
         self.c = check_real("exploration (the constant c)", c, 0.0)
 
     def __call__(self, node: Node) -> Node:
-        best, best_score = None, -math.inf
-        log_parent = math.log(node.visits)
-        for child in node.children:
-            if child.visits == 0:
-                return child
-            score = child.wins / child.visits + self.c * math.sqrt(log_parent / child.visits)
-            if score > best_score:
-                best, best_score = child, score
+        # No checks in front of the loop: this runs at every level of every iteration. A
+        # node the rule cannot score fails inside, and the handlers (free in Python 3.11
+        # until an exception is raised) turn that into a sentence.
+        try:
+            best, best_score = None, -math.inf
+            log_parent = math.log(node.visits)
+            for child in node.children:
+                if child.visits == 0:
+                    return child
+                score = child.wins / child.visits + self.c * math.sqrt(log_parent / child.visits)
+                if score > best_score:
+                    best, best_score = child, score
+        except (AttributeError, TypeError, ValueError):
+            raise _unscorable(node) from None
+        if best is None:
+            raise _unscorable(node)
         return best
 
     def bonus(self, child: Node, parent: Node) -> float:
-        """The exploration bonus alone (for printing trees)."""
+        """The exploration bonus alone (for printing trees); infinite for an unvisited child."""
+        for name, node in (("child", child), ("parent", parent)):
+            if not isinstance(node, Node):
+                raise ValueError(f"{name} must be a Node of a search tree, got "
+                                 f"{type(node).__name__}.")
+        if child.visits and not parent.visits:
+            raise ValueError(f"parent must have been visited to give a bonus, got a parent with "
+                             f"0 visits and a child with {child.visits}.")
         return ucb1_bonus(parent.visits, child.visits, self.c)
 
 
+def _unscorable(node) -> ValueError:
+    if not isinstance(node, Node):
+        return ValueError(f"node must be a Node of a search tree, got {type(node).__name__}.")
+    return ValueError(f"the UCB1 rule needs a node with children and at least one visit, got "
+                      f"{len(node.children)} children and {node.visits} visits.")
+
+
 def shuffled(moves, source) -> list:
-    """Fisher-Yates from the last index down to 1, swapping ``i`` with ``below(i + 1)``."""
+    """Fisher-Yates from the last index down to 1, swapping ``i`` with ``below(i + 1)``.
+
+    ``source`` is anything :func:`mctslib.rng.move_source` accepts (an
+    XorShift64, a GeneratorSource, a numpy Generator or a seed).
+    """
+    if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
+        raise ValueError(f"moves must be a sequence of moves, got {type(moves).__name__}.")
+    return _shuffled(moves, move_source(source))
+
+
+def _shuffled(moves, source) -> list:
+    """:func:`shuffled` without the checks: the search's expansion step."""
     moves = list(moves)
     for i in range(len(moves) - 1, 0, -1):
         j = source.below(i + 1)
@@ -112,11 +157,11 @@ class UCTSearch:
     exploration : float
         The constant ``c`` of UCB1, ``>= 0``.
     iterations : int or None
-        Iterations per search (>= 1). Give this or ``seconds``.
+        Iterations per search, from 1 to :data:`MAX_ITERATIONS`. Give this or ``seconds``.
     seconds : float or None
-        Wall-time budget per search; the clock is read every iteration, so the
-        search stops within one iteration of the budget (not reproducible:
-        the book uses iterations).
+        Wall-time budget per search (at most :data:`MAX_SECONDS`, a day); the
+        clock is read every iteration, so the search stops within one
+        iteration of the budget (not reproducible: the book uses iterations).
     seed : int, numpy Generator, XorShift64 or None
         Where the random numbers come from. An :class:`XorShift64` reproduces
         the published harness.
@@ -133,8 +178,13 @@ class UCTSearch:
                  selection: Callable[[Node], Node] | None = None, max_depth: int | None = None):
         if (iterations is None) == (seconds is None):
             raise ValueError("give exactly one budget: iterations or seconds.")
-        self.iterations = None if iterations is None else check_int("iterations", iterations, 1)
-        self.seconds = None if seconds is None else check_real("seconds", seconds, 0.0)
+        self.iterations = (None if iterations is None
+                           else check_budget("iterations", iterations, 1, MAX_ITERATIONS))
+        self.seconds = None if seconds is None else check_real("seconds", seconds, 0.0,
+                                                                  MAX_SECONDS)
+        if selection is not None and not callable(selection):
+            raise ValueError(f"selection must be a function node -> child (such as UCB1Rule()) "
+                             f"or None, got {type(selection).__name__}.")
         self.selection = selection or UCB1Rule(exploration)
         self.source = move_source(seed)
         self.max_depth = None if max_depth is None else check_int("max_depth", max_depth, 1)
@@ -142,6 +192,7 @@ class UCTSearch:
 
     def search(self, state: GameState) -> Node:
         """Grow a fresh tree from ``state`` within the budget; return its root."""
+        check_game_state(state)
         if state.is_terminal():
             raise ValueError("cannot search a finished game: there is no move to choose.")
         self.root = root = Node(None, None, None)
@@ -163,14 +214,20 @@ class UCTSearch:
         """One iteration: selection, expansion, simulation, backpropagation."""
         node, state = self.select(root, state)
         node, state = self.expand(node, state, root)
-        final = random_playout(state, self.source)
+        final = _playout(state, self.source)
         self.backpropagate(node, final.result(node.mover))
 
     def select(self, node: Node, state: GameState) -> tuple[Node, GameState]:
         """Descend by the selection rule while the node has children."""
         while node.children:
-            node = self.selection(node)
-            state = state.play(node.move)
+            child = self.selection(node)
+            try:  # free until it fires: a rule of one's own that answers something else is named
+                move = child.move
+            except AttributeError:
+                raise ValueError(f"the selection rule must return one of the node's children (a "
+                                 f"Node), got {type(child).__name__}.") from None
+            node = child
+            state = state.play(move)
         return node, state
 
     def expand(self, node: Node, state: GameState, root: Node) -> tuple[Node, GameState]:
@@ -185,7 +242,8 @@ class UCTSearch:
         if self.max_depth is not None and node.depth >= self.max_depth:
             return node, state
         mover = state.player_to_move
-        node.children = [Node(move, mover, node) for move in shuffled(state.legal_moves(), self.source)]
+        node.children = [Node(move, mover, node)
+                         for move in _shuffled(state.legal_moves(), self.source)]
         child = node.children[0]
         return child, state.play(child.move)
 
@@ -211,7 +269,15 @@ class UCTSearch:
 
 
 def robust_child(root: Node) -> Node:
-    """The most visited child; the first in tree order among equals."""
+    """The most visited child; the first in tree order among equals.
+
+    Raises ValueError if ``root`` has no children (no search has grown it).
+    """
+    if not isinstance(root, Node):
+        raise ValueError(f"root must be a Node of a search tree, got {type(root).__name__}.")
+    if not root.children:
+        raise ValueError("root has no children: grow the tree first (search() or iterate()); "
+                         "a node without children has no move to choose.")
     best = root.children[0]
     for child in root.children[1:]:
         if child.visits > best.visits:
@@ -220,15 +286,41 @@ def robust_child(root: Node) -> Node:
 
 
 def format_tree(root: Node, depth: int = 1, top: int = 5, rule=None, indent: str = "") -> str:
-    """The ``top`` most visited children of each node down to ``depth``, one per line."""
-    lines = []
-    for child in sorted(root.children, key=lambda n: -n.visits)[:top]:
-        bonus = rule.bonus(child, root) if rule is not None and child.visits else math.nan
-        lines.append(f"{indent}move {child.move!s:>3}: visits {child.visits:6d}, mean "
+    """The ``top`` most visited children of each node down to ``depth``, one per line.
+
+    Each level is indented four spaces more than its parent. ``rule``, if
+    given, needs a ``bonus(child, parent)`` method (as :class:`UCB1Rule`);
+    an unvisited child's mean prints as ``nan``.
+    """
+    if not isinstance(root, Node):
+        raise ValueError(f"root must be a Node of a search tree, got {type(root).__name__}.")
+    depth = check_int("depth", depth, 1)
+    top = check_int("top", top, 0)
+    if rule is not None and not callable(getattr(rule, "bonus", None)):
+        raise ValueError(f"rule must have a bonus(child, parent) method (such as UCB1Rule()) or "
+                         f"be None, got {type(rule).__name__}.")
+    if not isinstance(indent, str):
+        raise ValueError(f"indent must be a string, got {type(indent).__name__}.")
+    lines: list[str] = []
+    # Depth first on an explicit stack (a deep tree would pass Python's recursion limit):
+    # each frame is a node whose top children are still to print, at its depth and indent.
+    stack = [(iter(_most_visited(root, top)), root, depth, indent)]
+    while stack:
+        children, parent, levels, pad = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            continue
+        bonus = rule.bonus(child, parent) if rule is not None and child.visits else math.nan
+        lines.append(f"{pad}move {child.move!s:>3}: visits {child.visits:6d}, mean "
                      f"{child.mean:.3f}" + ("" if math.isnan(bonus) else f", bonus {bonus:.3f}"))
-        if depth > 1 and child.children:
-            lines.append(format_tree(child, depth - 1, top, rule, indent + "    "))
+        if levels > 1 and child.children:
+            stack.append((iter(_most_visited(child, top)), child, levels - 1, pad + "    "))
     return "\n".join(lines)
+
+
+def _most_visited(node: Node, top: int) -> list[Node]:
+    return sorted(node.children, key=lambda n: -n.visits)[:top]
 
 
 __all__ = ["ChildStats", "Node", "UCB1Rule", "UCTSearch", "format_tree", "robust_child",

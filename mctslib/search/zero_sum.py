@@ -24,9 +24,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import check_int, check_real
+from .._checks import check_real
 from ..fixed_order import matrix_times_vector, vector_times_matrix
 from ..games.matrix_games import MatrixGame, check_game, check_strategy, uniform_strategy
+from .minimax import check_budget
+
+#: The most rounds :func:`exploit_sequential_tree` plays (one stored payoff per round).
+MAX_ROUNDS = 1_000_000
 
 # --------------------------------------------------------------------------- exact solution
 
@@ -94,8 +98,9 @@ def _best_guarantee(table: np.ndarray) -> tuple[np.ndarray, float]:
     bounds = [(0.0, None)] * rows + [(None, None)]
     result = linprog(objective, A_ub=upper, b_ub=np.zeros(columns), A_eq=equality,
                      b_eq=[1.0], bounds=bounds, method="highs")
-    if not result.success:  # pragma: no cover - a finite table always has a solution
-        raise RuntimeError(f"linear program failed: {result.message}")
+    if not result.success:  # pragma: no cover - MatrixGame keeps payoffs where HiGHS solves them
+        raise ValueError(f"the linear program of this table could not be solved: "
+                         f"{result.message}")
     mix = np.clip(result.x[:rows], 0.0, None)
     return mix / math.fsum(mix), float(result.x[-1]) + 0.0  # + 0.0 turns a solver's -0.0 into 0.0
 
@@ -160,7 +165,14 @@ def exploration_floor(game: MatrixGame, exploration: float = 0.1,
     exploration = check_real("exploration", exploration, 0.0, 1.0)
     if equilibrium is None:
         equilibrium = solve_zero_sum(game)
+    elif not isinstance(equilibrium, Equilibrium):
+        raise ValueError(f"equilibrium must be an Equilibrium (from solve_zero_sum) or None, got "
+                         f"{type(equilibrium).__name__}.")
     rows, columns = game.shape
+    shapes = np.shape(equilibrium.row_strategy), np.shape(equilibrium.column_strategy)
+    if shapes != ((rows,), (columns,)):
+        raise ValueError(f"equilibrium must be one of this {rows}x{columns} game, got mixes of "
+                         f"shapes {shapes[0]} and {shapes[1]}.")
     row_mix = (1.0 - exploration) * equilibrium.row_strategy + exploration * uniform_strategy(rows)
     column_mix = ((1.0 - exploration) * equilibrium.column_strategy
                   + exploration * uniform_strategy(columns))
@@ -234,9 +246,10 @@ def exploit_sequential_tree(game: MatrixGame, rounds: int = 10) -> ExploitMatch:
     Both sides are deterministic (the tree always plays
     :attr:`SequentialView.row_move`, the exploiter always plays
     :attr:`SequentialView.counter_move`), so each round the row player
-    receives the same payoff, the tree's worst case. Simultaneous-moves chapter.
+    receives the same payoff, the tree's worst case. ``rounds`` is a whole
+    number from 1 to :data:`MAX_ROUNDS`. Simultaneous-moves chapter.
     """
-    rounds = check_int("rounds", rounds, 1)
+    rounds = check_budget("rounds", rounds, 1, MAX_ROUNDS)
     view = sequential_tree_view(game)
     payoffs = np.array([game.payoffs[view.row_move, view.counter_move] for _ in range(rounds)])
     return ExploitMatch(view.row_move, view.counter_move, payoffs)

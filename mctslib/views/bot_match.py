@@ -124,6 +124,15 @@ class BotMatchWidget(widgets.VBox):
 
     def __init__(self, match: BotMatchTurns, css: str, new_icon: str = "",
                  status_layout: dict | None = None, bars_layout: dict | None = None):
+        if type(self) is BotMatchWidget:
+            raise ValueError("BotMatchWidget is the base of the game widgets: make a "
+                             "Sum15Widget or a UTTTWidget.")
+        if not isinstance(match, BotMatchTurns):
+            raise ValueError(f"match must be a Sum15Match or a UTTTMatch, got "
+                             f"{type(match).__name__}.")
+        for name, value in (("css", css), ("new_icon", new_icon)):
+            if not isinstance(value, str):
+                raise ValueError(f"{name} must be a string, got {type(value).__name__}.")
         self.match = match
         self.status = widgets.HTML(layout=widgets.Layout(**(status_layout or {})))
         self.status.add_class(f"{css}-status")

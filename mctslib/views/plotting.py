@@ -11,11 +11,39 @@ it only draws at the end. Used by chapter 2 (regret curves) and later chapters.
 from __future__ import annotations
 
 import io
+import math
 import time
 from collections.abc import Callable
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+
+from .._checks import check_real
+
+#: The largest figure side accepted, in inches (a poster's width).
+MAX_INCHES = 100.0
+
+
+def check_figsize(figsize) -> tuple[float, float]:
+    """Return ``figsize`` as (width, height) in inches, or raise ValueError with a sentence.
+
+    Both sides must be numbers above 0 and at most :data:`MAX_INCHES`;
+    matplotlib itself would answer a bad size with a TypeError from deep inside.
+    """
+    if isinstance(figsize, (str, bytes)) or not hasattr(figsize, "__len__") or len(figsize) != 2:
+        raise ValueError(f"figsize must be a pair (width, height) in inches, got {figsize!r:.80}.")
+    sides = tuple(check_real("each side of figsize (inches)", side, 0.0, MAX_INCHES)
+                  for side in figsize)
+    if min(sides) <= 0:
+        raise ValueError(f"each side of figsize (inches) must be > 0, got {figsize!r}.")
+    return sides
+
+
+def check_function(name: str, value, signature: str):
+    """Return ``value``, or raise ValueError unless it can be called (``signature`` says how)."""
+    if not callable(value):
+        raise ValueError(f"{name} must be a function {signature}, got {type(value).__name__}.")
+    return value
 
 
 def _ipython_display():
@@ -49,8 +77,9 @@ class LivePlot:
     """
 
     def __init__(self, draw: Callable, figsize=(7.0, 4.0), min_interval: float = 0.5):
-        self._draw = draw
-        self._min_interval = min_interval
+        self._draw = check_function("draw", draw, "draw(fig, data)")
+        figsize = check_figsize(figsize)
+        self._min_interval = check_real("min_interval (seconds)", min_interval, 0.0)
         self._last = None  # the first update always draws
         self._handle = None
         self.fig = plt.figure(figsize=figsize)
@@ -113,8 +142,7 @@ def draw_root_bars(ax, stats, chosen=None, title: str | None = None,
     mover : str
         Whose result the labels give, for the x axis label (e.g. ``"the bot"``).
     """
-    if len(stats) == 0:
-        raise ValueError("stats must hold at least one candidate move, got none.")
+    stats = _root_stats(stats)
     ordered = sorted(stats, key=lambda child: child.move)
     positions = range(len(ordered))
     visits = [child.visits for child in ordered]
@@ -132,6 +160,34 @@ def draw_root_bars(ax, stats, chosen=None, title: str | None = None,
         ax.set_title(title)
 
 
+def _root_stats(stats) -> list:
+    """``stats`` as a list of children with ``move``, ``visits`` and ``mean``, or a sentence."""
+    if isinstance(stats, (str, bytes)) or not hasattr(stats, "__iter__"):
+        raise ValueError(f"stats must be a sequence of root children (move, visits, mean), got "
+                         f"{type(stats).__name__}.")
+    stats = list(stats)
+    if not stats:
+        raise ValueError("stats must hold at least one candidate move, got none.")
+    for child in stats:
+        if not all(hasattr(child, name) for name in ("move", "visits", "mean")):
+            raise ValueError(f"each of stats must have move, visits and mean (as ChildStats), "
+                             f"got {child!r:.80}.")
+        visits, mean = child.visits, child.mean
+        if isinstance(visits, bool) or not isinstance(visits, int) and not hasattr(
+                visits, "__index__") or visits < 0:
+            raise ValueError(f"the visits of move {child.move!r} must be a whole number >= 0, "
+                             f"got {visits!r}.")
+        if visits and not (isinstance(mean, (int, float)) and math.isfinite(mean)):
+            raise ValueError(f"the mean of move {child.move!r} must be a finite number once it "
+                             f"was visited, got {mean!r}.")
+    try:
+        sorted(stats, key=lambda child: child.move)
+    except TypeError:
+        raise ValueError("the moves of stats must be comparable, to draw them in order "
+                         "(numbers, or strings).") from None
+    return stats
+
+
 #: Size of the bar charts the game widgets show (7 x 3.4 inches at 90 dpi).
 WIDGET_BARS_DPI = 90
 WIDGET_BARS_PIXELS = (630, 306)
@@ -145,6 +201,10 @@ def widget_bars_png(draw: Callable | None, note: str) -> bytes:
     bytes updates at once in JupyterLab and is kept in the stored widget state,
     so the static book shows it too. Used by the sum-to-15 and UTTT widgets.
     """
+    if draw is not None:
+        check_function("draw", draw, "draw(ax) or None")
+    if not isinstance(note, str):
+        raise ValueError(f"note must be a string, got {type(note).__name__}.")
     fig = Figure(figsize=(WIDGET_BARS_PIXELS[0] / WIDGET_BARS_DPI,
                           WIDGET_BARS_PIXELS[1] / WIDGET_BARS_DPI),
                  dpi=WIDGET_BARS_DPI, layout="constrained", facecolor="white")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._checks import check_real
 from ..learners.bandits import BanditResult
 
 # ------------------------------------------------------------------------ figures
@@ -37,6 +38,28 @@ def draw_regret(fig, results: Sequence[BanditResult], log_x: bool = False,
 
     Chapter 2.
     """
+    if not callable(getattr(fig, "add_subplot", None)):
+        raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}.")
+    if isinstance(results, (str, bytes)) or not hasattr(results, "__iter__"):
+        raise ValueError(f"results must be a sequence of BanditResult, got "
+                         f"{type(results).__name__}.")
+    results = list(results)
+    for result in results:
+        if not isinstance(result, BanditResult):
+            raise ValueError(f"results must hold BanditResult objects (from run_experiment), got "
+                             f"{type(result).__name__}.")
+    if ymax is not None:
+        ymax = check_real("ymax (the top of the regret axis)", ymax, 0.0)
+        if ymax == 0:
+            raise ValueError("ymax (the top of the regret axis) must be > 0, got 0.")
+    if colors is not None:
+        if isinstance(colors, (str, bytes)) or not hasattr(colors, "__len__"):
+            raise ValueError(f"colors must be a sequence of colours, one per result, got "
+                             f"{colors!r:.80}.")
+        if len(colors) < len(results):
+            raise ValueError(f"colors must give one colour per result ({len(results)}), got "
+                             f"{len(colors)}.")
+    log_x = _check_flag("log_x", log_x)
     ax = fig.add_subplot(1, 1, 1)
     for index, result in enumerate(results):
         color = None if colors is None else colors[index]
@@ -55,3 +78,9 @@ def draw_regret(fig, results: Sequence[BanditResult], log_x: bool = False,
     ax.set_ylabel("cumulative regret (expected wins lost)")
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left")
+
+
+def _check_flag(name: str, value) -> bool:
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {value!r}.")

@@ -26,8 +26,15 @@ from dataclasses import dataclass, field
 import numpy as np
 from matplotlib.ticker import FuncFormatter, NullLocator
 
+from .._checks import check_int, check_real
+
 #: Corners of the triangle for moves 0, 1 and 2: bottom left, bottom right, top.
 CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3.0) / 2.0]])
+
+#: The most grid lines per side of the triangle (beyond that they fill it grey).
+MAX_GRID = 100
+#: The longest run a trace accepts, in rounds (a log axis of 10^15 is beyond any run).
+MAX_ROUNDS = 10**15
 
 # Colours that read on white and on a dark page; one per player.
 ROW_COLOUR = "#1f77b4"
@@ -55,7 +62,11 @@ def simplex_xy(mixes) -> np.ndarray:
     ValueError
         If a mix does not have three entries or is not a probability mix.
     """
-    array = np.asarray(mixes, dtype=float)
+    try:
+        array = np.asarray(mixes, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"mixes must be numbers: one mix of 3 probabilities or an (n, 3) array "
+                         f"of them, got {mixes!r:.80}.") from None
     if array.ndim not in (1, 2) or array.shape[-1] != 3:
         raise ValueError(
             f"mixes must be one mix of 3 moves or an (n, 3) array of them, got shape {array.shape}."
@@ -81,8 +92,10 @@ def draw_simplex(ax, move_names=("0", "1", "2"), grid: int = 6) -> None:
         Grid lines per side: lines of equal probability at steps of ``1 / grid``
         (0 for none).
     """
-    if len(move_names) != 3:
-        raise ValueError(f"move_names must name the 3 corners, got {list(move_names)!r}.")
+    if isinstance(move_names, (str, bytes)) or not hasattr(move_names, "__len__") \
+            or len(move_names) != 3:
+        raise ValueError(f"move_names must name the 3 corners, got {move_names!r:.80}.")
+    grid = check_int("grid (lines per side)", grid, 0, MAX_GRID)
     outline = np.vstack([CORNERS, CORNERS[:1]])
     ax.plot(outline[:, 0], outline[:, 1], color="0.4", linewidth=1.0)
     for step in range(1, grid):
@@ -139,8 +152,41 @@ class MixTrace:
     column_mixes: list = field(default_factory=list)
     distances: list = field(default_factory=list)
 
+    def __post_init__(self):
+        # Checked when the trace is made, so that a mistake is named here and not by
+        # matplotlib from inside the first frame of a live plot.
+        if isinstance(self.move_names, (str, bytes)) or not hasattr(self.move_names, "__len__") \
+                or len(self.move_names) != 3:
+            raise ValueError(f"move_names must name the 3 moves, got {self.move_names!r:.80}.")
+        simplex_xy(self.equilibrium)  # a mix of 3 moves, or a sentence saying why not
+        check_int("total_rounds", self.total_rounds, 1, MAX_ROUNDS)
+        if self.floor is not None:
+            check_real("floor (a distance)", self.floor, 0.0)
+        limits = self.distance_limits
+        if isinstance(limits, (str, bytes)) or not hasattr(limits, "__len__") or len(limits) != 2:
+            raise ValueError(f"distance_limits must be a pair (low, high), got {limits!r:.80}.")
+        low, high = (check_real("each of distance_limits", limit, 0.0) for limit in limits)
+        if not 0 < low < high:
+            raise ValueError(f"distance_limits must be 0 < low < high (a log axis), got "
+                             f"{tuple(limits)}.")
+        if not isinstance(self.title, str):
+            raise ValueError(f"title must be a string, got {type(self.title).__name__}.")
+        for name in ("rounds", "row_mixes", "column_mixes", "distances"):
+            if not isinstance(getattr(self, name), list):
+                raise ValueError(f"{name} must be a list (filled by record), got "
+                                 f"{type(getattr(self, name)).__name__}.")
+
     def record(self, rounds: int, row_mix, column_mix, distance: float) -> None:
-        """Add one checkpoint: rounds played, both mixes, their distance from equilibrium."""
+        """Add one checkpoint: rounds played, both mixes, their distance from equilibrium.
+
+        ``rounds`` is a whole number from 1 to :data:`MAX_ROUNDS`, the mixes are
+        mixes of 3 moves (see :func:`simplex_xy`) and ``distance`` a finite
+        number >= 0; anything else raises ValueError before the trace changes.
+        """
+        rounds = check_int("rounds", rounds, 1, MAX_ROUNDS)
+        simplex_xy(row_mix)
+        simplex_xy(column_mix)
+        check_real("distance", distance, 0.0)
         self.rounds.append(int(rounds))
         self.row_mixes.append(np.array(row_mix, dtype=float))
         self.column_mixes.append(np.array(column_mix, dtype=float))
@@ -156,6 +202,10 @@ def draw_trace(fig, trace: MixTrace) -> None:
     equilibrium. The distance panel is log-log with the x axis fixed to the
     whole run.
     """
+    if not callable(getattr(fig, "subplots", None)):
+        raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}.")
+    if not isinstance(trace, MixTrace):
+        raise ValueError(f"trace must be a MixTrace, got {type(trace).__name__}.")
     simplex_ax, distance_ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.0, 1.0]})
     draw_simplex(simplex_ax, trace.move_names)
     for mixes, colour, name in ((trace.row_mixes, ROW_COLOUR, "row player"),

@@ -13,13 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ipywidgets as widgets
+import numpy as np
 
 from .._checks import check_int, check_real
 from ..games.sum15 import TRIPLES, SumToFifteen, numbers_of
 from ..rng import GeneratorSource
-from ..search.uct import ChildStats, UCTSearch
+from ..search.minimax import check_budget
+from ..search.uct import MAX_ITERATIONS, ChildStats, UCTSearch
 from .bot_match import BotMatchTurns, BotMatchWidget
-from .plotting import WIDGET_BARS_PIXELS, draw_root_bars
+from .plotting import WIDGET_BARS_PIXELS, check_figsize, draw_root_bars
 
 # ===========================================================================
 # The UCT chapter: play "pick numbers summing to 15" against the search.
@@ -34,6 +36,7 @@ SUM15_EXPLORATION = 1.0
 #: Iterations per bot reply unless the reader moves the budget slider.
 SUM15_ITERATIONS = 2_000
 SUM15_SEED = 2026
+_ALL_NUMBERS = sum(1 << n for n in range(1, 10))  # the mask holding every number 1..9
 _HUMAN_COLOUR, _BOT_COLOUR = "#2471a3", "#c0392b"  # blue and red read on light and dark pages
 
 
@@ -92,6 +95,7 @@ def sum15_reply_text(reply: BotReply) -> str:
 
     What the chapter prints next to the static figure. UCT chapter.
     """
+    _check_reply(reply)
     lines = [reply.title(), "number  visits   share  mean result for the bot"]
     for child in reply.stats:
         mean = "-" if child.visits == 0 else f"{child.mean:.3f}"
@@ -99,6 +103,12 @@ def sum15_reply_text(reply: BotReply) -> str:
         lines.append(f"{child.move:>6}  {child.visits:>6}  {child.visits / reply.iterations:>6.1%}"
                      f"  {mean:>6}{mark}")
     return "\n".join(lines)
+
+
+def _check_reply(reply) -> None:
+    if not isinstance(reply, BotReply):
+        raise ValueError(f"reply must be a BotReply (from sum15_bot_reply), got "
+                         f"{type(reply).__name__}.")
 
 
 def _draw_reply(ax, reply: BotReply) -> None:
@@ -123,6 +133,7 @@ def sum15_reply_figure(state: SumToFifteen | None = None, iterations: int = SUM1
     """
     import matplotlib.pyplot as plt  # pyplot only here: the widget draws off-screen
 
+    figsize = check_figsize(figsize)
     reply = sum15_bot_reply(SumToFifteen() if state is None else state, iterations, seed,
                             exploration)
     fig, ax = plt.subplots(figsize=figsize, layout="constrained")
@@ -130,8 +141,22 @@ def sum15_reply_figure(state: SumToFifteen | None = None, iterations: int = SUM1
     return fig, reply
 
 
+def _check_flag(name: str, value) -> bool:
+    """``value`` as a bool, or a sentence unless it is True or False (None is no choice)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {value!r}.")
+
+
 def winning_triples(mask: int) -> list[tuple[int, int, int]]:
-    """The triples summing to 15 held in a mask of numbers, ascending (UCT chapter)."""
+    """The triples summing to 15 held in a mask of numbers, ascending (UCT chapter).
+
+    ``mask`` has bit ``n`` set for each number ``n`` held (1 to 9), as
+    :class:`~mctslib.games.sum15.SumToFifteen` stores a hand.
+    """
+    mask = check_int("mask (numbers held, as bits 1 to 9)", mask, 0, _ALL_NUMBERS)
+    if mask & ~_ALL_NUMBERS:
+        raise ValueError(f"mask (numbers held, as bits 1 to 9) must not set bit 0, got {mask}.")
     return [tuple(numbers_of(triple)) for triple in TRIPLES if mask & triple == triple]
 
 
@@ -164,6 +189,8 @@ class Sum15Match(BotMatchTurns):
                  exploration: float = SUM15_EXPLORATION, bot_starts: bool = False):
         self.iterations = iterations
         self.exploration = check_real("exploration (the constant c)", exploration, 0.0)
+        # Checked here: new_game(None) keeps the last choice, and a first game has none.
+        self.bot_starts = _check_flag("bot_starts", bot_starts)
         self.source = GeneratorSource(seed)
         self.new_game(bot_starts)
 
@@ -173,7 +200,7 @@ class Sum15Match(BotMatchTurns):
 
     @iterations.setter
     def iterations(self, value: int) -> None:
-        self._iterations = check_int("iterations", value, 1)
+        self._iterations = check_budget("iterations", value, 1, MAX_ITERATIONS)
 
     def new_game(self, bot_starts: bool | None = None) -> None:
         """Start again from no numbers taken (``bot_starts`` None keeps the last choice).
@@ -182,7 +209,7 @@ class Sum15Match(BotMatchTurns):
         that a widget can say "thinking" before the search runs.
         """
         if bot_starts is not None:
-            self.bot_starts = bool(bot_starts)
+            self.bot_starts = _check_flag("bot_starts", bot_starts)
         self.state = SumToFifteen()
         self.human = 1 if self.bot_starts else 0  # player index: 0 picks first
         self.last_reply: BotReply | None = None

@@ -28,11 +28,15 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from .._checks import check_int, check_real
+from .._checks import check_real
 from ..learners.ucb1 import SQRT2, UCB1Step, ucb1_step
+from ..search.minimax import check_budget
 
 #: One child as the selection step sees it: (name, wins, visits).
 ChildEntry = tuple[str, float, int]
+
+#: The most decimals shown: a float holds about 17 significant digits.
+MAX_DIGITS = 17
 
 #: The root of chapter 3, visited N = 10 times: A won 4 of 6 visits, B 1 of 3, C 0 of 1.
 CHAPTER3_CHILDREN: tuple[ChildEntry, ...] = (("A", 4.0, 6), ("B", 1.0, 3), ("C", 0.0, 1))
@@ -55,13 +59,25 @@ def _number(value: float, digits: int) -> str:
     return f"{value:.{digits}f}"
 
 
+def _check_step(step) -> None:
+    if not isinstance(step, UCB1Step):
+        raise ValueError(f"step must be a UCB1Step (from mctslib.learners.ucb1.ucb1_step), got "
+                         f"{type(step).__name__}.")
+
+
+def _check_digits(digits) -> int:
+    return check_budget("digits", digits, 0, MAX_DIGITS)
+
+
 def ucb1_table_rows(step: UCB1Step, digits: int = 3) -> list[tuple[str, ...]]:
     """Cells of the result table: child, wins, visits, mean, bonus, score.
 
-    Means, bonuses and scores are rounded to ``digits`` decimals; an unvisited
-    child shows ``-`` as its mean and ``inf`` as its bonus and score.
-    Chapter 3 ("One selection step, by hand").
+    Means, bonuses and scores are rounded to ``digits`` decimals (0 to
+    :data:`MAX_DIGITS`); an unvisited child shows ``-`` as its mean and
+    ``inf`` as its bonus and score. Chapter 3 ("One selection step, by hand").
     """
+    _check_step(step)
+    digits = _check_digits(digits)
     return [
         (row.name, f"{row.wins:g}", str(row.visits), _number(row.mean, digits),
          _number(row.bonus, digits), _number(row.score, digits))
@@ -75,6 +91,8 @@ def parent_visits_sentence(step: UCB1Step, digits: int = 3) -> str:
     Chapter 3: every visit of the parent after its expansion went through one
     of its children, so N is the sum of the children's visits.
     """
+    _check_step(step)
+    digits = _check_digits(digits)
     terms = " + ".join(str(row.visits) for row in step.rows)
     total = f"{terms} = {step.parent_visits}" if len(step.rows) > 1 else terms
     sentence = f"N = {total} (the parent's visits are the sum of its children's visits)"
@@ -90,6 +108,8 @@ def choice_sentence(step: UCB1Step, digits: int = 3) -> str:
     (the first child in table order wins), or the highest score (with the
     runner-up and the margin). Chapter 3 ("One selection step, by hand").
     """
+    _check_step(step)
+    digits = _check_digits(digits)
     chosen = step.rows[step.chosen]
     if chosen.visits == 0:
         return (f"chosen: {chosen.name}, because it has never been visited: an unvisited "
@@ -112,8 +132,30 @@ def choice_sentence(step: UCB1Step, digits: int = 3) -> str:
             f"{runner_up.name} ({_number(runner_up.score, digits)}) by {shown}.")
 
 
-def _error_sentence(error: ValueError) -> str:
-    return f"Cannot score this table: {error} Correct the entry and the table updates."
+def _error_sentence(error: Exception) -> str:
+    return f"Cannot score this table: {_reason(error)} Correct the entry and the table updates."
+
+
+def _reason(error: Exception) -> str:
+    """What was wrong, as a sentence: a ValueError says it; anything else is described here."""
+    if isinstance(error, ValueError):
+        return str(error)
+    if isinstance(error, OverflowError):
+        return ("a number is too large to score: wins and visits must be at most 2**53 "
+                "(9,007,199,254,740,992).")
+    return f"the entries must be (name, wins, visits) with numbers for wins and visits ({error})."
+
+
+def _scored(children, c):
+    """``ucb1_step(children, c)``, or the error that stopped it.
+
+    The widget's inputs come from a reader typing: whatever they hold, the
+    answer is a table or a sentence, never a traceback.
+    """
+    try:
+        return ucb1_step(children, c), None
+    except (ValueError, TypeError, ArithmeticError) as error:
+        return None, error
 
 
 def ucb1_result_text(children: Sequence[ChildEntry], c: float = SQRT2, digits: int = 3) -> str:
@@ -136,10 +178,9 @@ def ucb1_result_text(children: Sequence[ChildEntry], c: float = SQRT2, digits: i
         sentence saying what is wrong instead of a traceback.
         Chapter 3 ("One selection step, by hand").
     """
-    digits = check_int("digits", digits, 0)
-    try:
-        step = ucb1_step(children, c)
-    except ValueError as error:
+    digits = _check_digits(digits)
+    step, error = _scored(children, c)
+    if error is not None:
         return _error_sentence(error)
     widths = (6, 6, 8, 8, 8, 8)
     lines = [parent_visits_sentence(step, digits)]
@@ -157,10 +198,9 @@ def ucb1_result_html(children: Sequence[ChildEntry], c: float = SQRT2, digits: i
     The chosen child's row is highlighted; bad numbers give a highlighted
     message instead of a table. Chapter 3 ("One selection step, by hand").
     """
-    digits = check_int("digits", digits, 0)
-    try:
-        step = ucb1_step(children, c)
-    except ValueError as error:
+    digits = _check_digits(digits)
+    step, error = _scored(children, c)
+    if error is not None:
         message = html.escape(_error_sentence(error))
         return f'<div class="ucb1-error" style="{_ERROR_STYLE}">{message}</div>'
     header = "".join(f'<th style="padding: 0 0.8em;">{name}</th>' for name in _COLUMNS)
@@ -217,7 +257,11 @@ class UCB1TableWidget(widgets.VBox):
 
     def __init__(self, rows: Sequence[ChildEntry] = CHAPTER3_CHILDREN, c: float = SQRT2,
                  digits: int = 3):
-        self._digits = check_int("digits", digits, 0)
+        self._digits = _check_digits(digits)
+        if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+            raise ValueError(f"rows must be a sequence of (name, wins, visits), got "
+                             f"{type(rows).__name__}.")
+        rows = [_entry(entry) for entry in rows]  # checked before any widget is made
         self.name_labels: list[widgets.Label] = []
         self.wins_inputs: list[widgets.FloatText] = []
         self.visits_inputs: list[widgets.IntText] = []
@@ -243,8 +287,7 @@ class UCB1TableWidget(widgets.VBox):
             widgets.HBox([self.add_button, self.remove_button]), self.result,
         ])
         self.add_class("ucb1-table")
-        for entry in rows:
-            name, wins, visits = _entry(entry)
+        for name, wins, visits in rows:
             self._append_row(name, wins, visits)
         self.refresh()
 
@@ -260,8 +303,8 @@ class UCB1TableWidget(widgets.VBox):
 
     def add_child(self, name: str | None = None, wins: float = 0.0, visits: int = 0) -> None:
         """Append a child (by default the next free letter, never visited) and rescore."""
-        self._append_row(_next_name(self.name_labels) if name is None else str(name),
-                         wins, visits)
+        name = _next_name(self.name_labels) if name is None else name
+        self._append_row(*_entry((name, wins, visits)))
         self.refresh()
 
     def remove_child(self) -> None:

@@ -31,6 +31,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Rectangle
 
 from ..games.uttt import UltimateTicTacToe
+from .plotting import check_figsize
 
 __all__ = [
     "DRAWN_COLOUR",
@@ -78,17 +79,41 @@ def visit_counts(visits) -> dict[int, int]:
     move outside 0..80 or a negative count.
     """
     if isinstance(visits, Mapping):
-        pairs = visits.items()
+        pairs = list(visits.items())
+    elif isinstance(visits, (str, bytes)) or not hasattr(visits, "__iter__"):
+        raise ValueError(f"visits must be a dict {{move: visits}} or a sequence of root "
+                         f"statistics, got {type(visits).__name__}.")
     else:
-        pairs = [(child.move, child.visits) if hasattr(child, "move") else tuple(child[:2])
-                 for child in visits]
+        pairs = [_move_and_visits(child) for child in visits]
     counts = {}
     for move, count in pairs:
-        if not 0 <= int(move) <= 80 or int(count) < 0:
+        whole_move, whole_count = _whole(move), _whole(count)
+        if whole_move is None or whole_count is None or not 0 <= whole_move <= 80 \
+                or whole_count < 0:
             raise ValueError(f"visits needs moves 0..80 with counts >= 0, got move {move!r} "
                              f"with {count!r} visits.")
-        counts[int(move)] = int(count)
+        counts[whole_move] = whole_count
     return counts
+
+
+def _move_and_visits(child) -> tuple:
+    if hasattr(child, "move") and hasattr(child, "visits"):
+        return child.move, child.visits
+    if isinstance(child, (str, bytes)) or not hasattr(child, "__getitem__") or len(child) < 2:
+        raise ValueError(f"each of visits must be root statistics with move and visits, or a "
+                         f"tuple (move, visits, ...), got {child!r:.80}.")
+    return child[0], child[1]
+
+
+def _whole(value) -> int | None:
+    """``value`` as an int if it is a whole number (3, numpy 3 or 3.0), else None."""
+    if isinstance(value, bool):
+        return None
+    if hasattr(value, "__index__"):
+        return int(value.__index__())
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
 
 
 def draw_uttt(ax, state: UltimateTicTacToe, highlight_moves: Iterable[int] | None = None,
@@ -124,11 +149,14 @@ def draw_uttt(ax, state: UltimateTicTacToe, highlight_moves: Iterable[int] | Non
     if not isinstance(state, UltimateTicTacToe):
         raise ValueError(f"state must be an UltimateTicTacToe position, got "
                          f"{type(state).__name__}.")
-    dots = set(_checked_moves("highlight_moves", highlight_moves or ()))
+    if not callable(getattr(ax, "add_patch", None)):
+        raise ValueError(f"ax must be a matplotlib Axes, got {type(ax).__name__}.")
+    dots = set(_checked_moves("highlight_moves",
+                              () if highlight_moves is None else highlight_moves))
     if legal_dots:
         dots.update(state.legal_moves())
     if last_move is not None:
-        _checked_moves("last_move", [last_move])
+        last_move = _checked_moves("last_move", [last_move])[0]
     ax.clear()
     _draw_board_backgrounds(ax, state, highlight_playable)
     if visits is not None:
@@ -144,8 +172,12 @@ def draw_uttt(ax, state: UltimateTicTacToe, highlight_moves: Iterable[int] | Non
 
 
 def _checked_moves(name: str, moves: Iterable[int]) -> list[int]:
+    if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
+        raise ValueError(f"{name} must be a sequence of moves 9 * row + col in 0..80, got "
+                         f"{moves!r:.80}.")
     moves = list(moves)
-    bad = [move for move in moves if not (isinstance(move, int) or hasattr(move, "__index__"))
+    bad = [move for move in moves if isinstance(move, bool)
+           or not (isinstance(move, int) or hasattr(move, "__index__"))
            or not 0 <= int(move) <= 80]
     if bad:
         raise ValueError(f"{name} must be moves 9 * row + col in 0..80, got {bad[0]!r}.")
@@ -267,6 +299,9 @@ def position_title(state: UltimateTicTacToe) -> str:
     For example ``"O to move in board 8 (boards won: X 2, O 0)"``; the board
     numbers go 0..8 row by row over the big board.
     """
+    if not isinstance(state, UltimateTicTacToe):
+        raise ValueError(f"state must be an UltimateTicTacToe position, got "
+                         f"{type(state).__name__}.")
     counts = f"boards won: X {state.won_boards(0)}, O {state.won_boards(1)}"
     if state.is_terminal():
         winner = state.winner()
@@ -288,6 +323,10 @@ def uttt_figure(state: UltimateTicTacToe, highlight_moves=None, last_move=None, 
     off-screen (for saving to a file or a widget's PNG). The background is
     white, in light and dark themes alike.
     """
+    if not isinstance(state, UltimateTicTacToe):  # before a figure is made and left open
+        raise ValueError(f"state must be an UltimateTicTacToe position, got "
+                         f"{type(state).__name__}.")
+    figsize = check_figsize(figsize)
     if pyplot:
         import matplotlib.pyplot as plt  # pyplot only on request: widgets draw off-screen
 

@@ -10,12 +10,17 @@ The model behind :class:`mctslib.views.uttt_widget.UTTTWidget` (chapter
   the board with the visit shares, and the bars);
 - :class:`UTTTMatch`: whose turn it is, what a click does, undo, new game and
   what the status line says.
+
+Why one module of about 530 lines: the bot factories, one reply and the match
+that asks for it are one model behind the widget; the widget module holds
+only the buttons.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import operator
 import sys
 import time
 from collections.abc import Callable
@@ -24,9 +29,10 @@ from dataclasses import dataclass
 from .._checks import check_int, check_real
 from ..games.uttt import SCORINGS, UltimateTicTacToe, to_board_cell
 from ..rng import make_rng
-from ..search.uct import ChildStats, UCTSearch
+from ..search.minimax import check_budget
+from ..search.uct import MAX_ITERATIONS, MAX_SECONDS, ChildStats, UCTSearch
 from .bot_match import BotMatchTurns
-from .plotting import draw_root_bars
+from .plotting import check_figsize, draw_root_bars
 from .uttt_board import SCORING_NAMES, draw_uttt
 
 __all__ = [
@@ -123,23 +129,47 @@ def root_child_stats(bot) -> tuple[ChildStats, ...]:
     Accepts objects with ``move``/``visits``/``mean`` or tuples
     ``(move, visits, mean, ...)``. Means are put on the scale win 1, draw
     0.5, loss 0 for the bot (a bot whose ``spec.scale`` is ``"pm1"`` reports
-    1 / 0 / -1, which is rescaled).
+    1 / 0 / -1, which is rescaled). Raises ValueError for a bot without
+    ``root_stats`` or statistics of another shape.
     """
+    _check_bot(bot, ("root_stats",))
     stats = bot.root_stats()
     rescale = _reward_scale(bot) == "pm1"
     children = []
-    for child in stats:
-        if hasattr(child, "move"):
+    for child in _sequence("the bot's root_stats()", stats):
+        if all(hasattr(child, name) for name in ("move", "visits", "mean")):
             move, visits, mean = child.move, child.visits, child.mean
             bonus = getattr(child, "bonus", math.nan)
-        else:
+        elif (not isinstance(child, (str, bytes)) and hasattr(child, "__getitem__")
+              and hasattr(child, "__len__") and len(child) >= 3):
             move, visits, mean = child[0], child[1], child[2]
             bonus = math.nan
-        mean = float(mean)
+        else:
+            raise ValueError(f"the bot's root_stats() must give objects with move, visits and "
+                             f"mean, or tuples (move, visits, mean, ...); got {child!r:.80}.")
+        try:
+            move, visits, mean = operator.index(move), operator.index(visits), float(mean)
+        except (TypeError, ValueError):
+            raise ValueError(f"the bot's root_stats() must give whole numbers for move and visits "
+                             f"and a number for mean, got {child!r:.80}.") from None
         if rescale and not math.isnan(mean):
             mean = (mean + 1.0) / 2.0
         children.append(ChildStats(int(move), int(visits), mean, bonus))
     return tuple(sorted(children, key=lambda child: child.move))
+
+
+def _check_bot(bot, needs=("choose", "root_stats")) -> None:
+    missing = [name for name in needs if not callable(getattr(bot, name, None))]
+    if missing:
+        raise ValueError(f"bot must be a built bot with choose(state) and root_stats() (e.g. "
+                         f"uct_bot_factory()(iterations=2000, seed=1)); a {type(bot).__name__} "
+                         f"has no {' and no '.join(missing)}.")
+
+
+def _sequence(name: str, values) -> list:
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{name} must be a sequence, got {type(values).__name__}.")
+    return list(values)
 
 
 def _cell_name(move: int) -> str:
@@ -189,9 +219,15 @@ def uttt_bot_reply(state: UltimateTicTacToe, bot) -> UTTTReply:
                          f"{type(state).__name__}.")
     if state.is_terminal():
         raise ValueError("the game is over: the bot has no move to choose.")
+    _check_bot(bot)
     start = time.perf_counter()
-    move = int(bot.choose(state))
+    answer = bot.choose(state)
     seconds = time.perf_counter() - start
+    try:
+        move = operator.index(answer)
+    except TypeError:
+        raise ValueError(f"the bot answered {answer!r:.80}, which is not a move (a whole number "
+                         f"9 * row + col).") from None
     if move not in state.legal_moves():
         raise ValueError(f"the bot answered move {move}, which is not legal here; legal "
                          f"moves: {list(state.legal_moves())}.")
@@ -205,6 +241,9 @@ def uttt_reply_text(reply: UTTTReply, top: int = BARS_TOP) -> str:
     for the bot; the played move is marked. What the chapter prints next to
     the static figure.
     """
+    if not isinstance(reply, UTTTReply):
+        raise ValueError(f"reply must be a UTTTReply (from uttt_bot_reply), got "
+                         f"{type(reply).__name__}.")
     top = check_int("top (moves listed)", top, 1)
     listed = min(top, len(reply.stats))
     lines = [f"{reply.title()} ({len(reply.stats)} legal moves, the {listed} most visited listed)",
@@ -250,6 +289,7 @@ def uttt_reply_figure(state: UltimateTicTacToe | None = None, iterations: int = 
     """
     import matplotlib.pyplot as plt  # pyplot only here: the widget draws off-screen
 
+    figsize = check_figsize(figsize)
     state = UltimateTicTacToe().play(40) if state is None else state
     factory = _factory(bot)
     reply = uttt_bot_reply(state, factory(iterations=check_int("iterations", iterations, 1),
@@ -322,15 +362,19 @@ class UTTTMatch(BotMatchTurns):
         self.rng = make_rng(seed)
         self._bot, self._bot_budget = None, None
         self.set_budget(think_ms=think_ms, iterations=iterations)
+        # Checked here: new_game(None) keeps the reader's mark, and a first game has none.
+        self.human = _side("human_side", human_side)
         self.new_game(human_side)
 
     # -- the budget -------------------------------------------------------------------
     def set_budget(self, think_ms: float | None = None, iterations: int | None = None) -> None:
         """Milliseconds or iterations per reply (give one; ``iterations`` wins if both)."""
         if iterations is not None:
-            self.iterations, self.think_ms = check_int("iterations", iterations, 1), None
+            iterations = check_budget("iterations", iterations, 1, MAX_ITERATIONS)
+            self.iterations, self.think_ms = iterations, None
             return
-        think_ms = check_real("think_ms (milliseconds per reply)", think_ms, 0.0)
+        think_ms = check_real("think_ms (milliseconds per reply)", think_ms, 0.0,
+                              1000.0 * MAX_SECONDS)
         if think_ms <= 0:
             raise ValueError(f"think_ms (milliseconds per reply) must be > 0, got {think_ms}.")
         self.iterations, self.think_ms = None, think_ms

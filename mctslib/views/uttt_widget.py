@@ -52,7 +52,7 @@ from .uttt_board import (
     SCORING_NAMES,
     WON_COLOURS,
 )
-from .uttt_match import UTTT_SEED, UTTT_THINK_MS, UTTTMatch, _draw_bars
+from .uttt_match import UTTT_SEED, UTTT_THINK_MS, UTTTMatch, _draw_bars, _side
 
 __all__ = ["UTTTWidget"]
 
@@ -133,6 +133,7 @@ class UTTTWidget(BotMatchWidget):
                  iterations: int | None = None, seed=UTTT_SEED, scoring: str = "codingame",
                  start: UltimateTicTacToe | None = None, min_ms: int = 10, max_ms: int = 3000,
                  min_iterations: int = 10, max_iterations: int = 20_000):
+        _side("side", side)  # before any part is built: the toggle below needs a valid mark
         if iterations is not None:
             self.think = self._budget_slider(
                 "uttt-think", ("iterations", "min_iterations", "max_iterations"), iterations,

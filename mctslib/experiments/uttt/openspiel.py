@@ -7,6 +7,7 @@ import time
 from dataclasses import asdict
 
 from ..._checks import check_int, check_real
+from ...search.minimax import check_budget
 from .results import (
     BEST_OPTIONS,
     ExperimentResult,
@@ -61,20 +62,23 @@ def openspiel_experiment(ms: float = 20.0, games: int = 4, *, options=BEST_OPTIO
     start = time.perf_counter()
     games, runner = _common("openspiel", games, seed, "openspiel", jobs, executor, callback)
     ms = _numbers("ms", ms, 0.0, kind=float)[0]
-    if openspiel_budget not in ("clock", "calibrated"):
+    if not isinstance(openspiel_budget, str) or openspiel_budget not in ("clock", "calibrated"):
         raise ValueError(f"openspiel_budget must be 'clock' or 'calibrated', "
                          f"got {openspiel_budget!r}.")
+    if simulations is not None:
+        simulations = check_int("simulations", simulations, 2)
+    calibration_positions = check_budget("calibration_positions", calibration_positions, 1,
+                                         spiel.MAX_POSITIONS)
     uct_c = spiel.DEFAULT_UCT_C if uct_c is None else check_real("uct_c", uct_c, 0.0)
     ours = _milliseconds(_bot(options), ms)
     machine_before = _machine()
     calibration = None
     if simulations is not None:
-        theirs = spiel.OpenSpielMCTS(check_int("simulations", simulations, 2), uct_c=uct_c)
+        theirs = spiel.OpenSpielMCTS(simulations, uct_c=uct_c)
     elif openspiel_budget == "clock":
         theirs = spiel.OpenSpielMCTS(None, uct_c=uct_c, seconds=ms / 1000.0)
     else:
-        count = check_int("calibration_positions", calibration_positions, 1)
-        positions = spiel.calibration_positions(count, max_ply=40, seed=seed)
+        positions = spiel.calibration_positions(calibration_positions, max_ply=40, seed=seed)
         calibration = spiel.calibrate_against(ours, positions, seed=seed, uct_c=uct_c)
         theirs = spiel.OpenSpielMCTS(calibration.simulations, uct_c=uct_c)
     starts = _openings(games, opening_plies, seed, "openspiel")

@@ -12,11 +12,11 @@ import dataclasses
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from . import openspiel, statistics, tuning
-from .results import DATA_DIR, NAMES, ExperimentResult, _check_name, experiment_path
+from .results import DATA_DIR, MAX_JOBS, NAMES, ExperimentResult, _check_name, experiment_path
 
 # ----------------------------------------------------------------------------- registry
 
@@ -77,7 +77,7 @@ def run_experiment(name: str, budget: str = "full", jobs: int = 1, executor=None
     ``callback`` go to the experiment function.
     """
     _check_name(name)
-    if budget not in BUDGETS:
+    if not isinstance(budget, str) or budget not in BUDGETS:
         raise ValueError(f"budget must be 'quick' or 'full', got {budget!r}.")
     result = EXPERIMENTS[name](**BUDGETS[budget][name], jobs=jobs, executor=executor,
                                callback=callback)
@@ -108,12 +108,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """The command: parse ``argv`` (None: the command line), run, print, write; 0 or 2."""
     from ...play.arena import default_jobs
 
+    if argv is not None and (isinstance(argv, (str, bytes)) or not isinstance(argv, Sequence)
+                             or not all(isinstance(arg, str) for arg in argv)):
+        raise ValueError(f"argv must be a list of strings (the command's arguments) or None, "
+                         f"got {argv!r:.80}.")
     args = build_parser().parse_args(argv)
     jobs = default_jobs() if args.jobs is None else args.jobs
-    if jobs < 1:
-        print(f"error: --jobs must be at least 1, got {jobs}.", file=sys.stderr)
+    if not 1 <= jobs <= MAX_JOBS:
+        print(f"error: --jobs must be from 1 to {MAX_JOBS}, got {jobs}.", file=sys.stderr)
         return 2
     budget = "quick" if args.quick else "full"
     out_dir = args.out_dir or (None if args.quick else DATA_DIR)
@@ -131,6 +136,9 @@ def main(argv=None) -> int:
             print(f"   {result.seconds:.1f} s", flush=True)
             if out_dir is not None:
                 print(f"   wrote {result.save(experiment_path(name, out_dir))}")
+    except (ValueError, OSError) as error:  # a sentence for the terminal, not a traceback
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)

@@ -24,10 +24,14 @@ import numpy as np
 
 from ..._checks import check_int, check_real
 from ..._version import __version__
-from ...bots.uttt import BotSpec, parse_spec, random_openings
+from ...bots.uttt import MAX_ITERATIONS, MAX_MS, BotSpec, parse_spec, random_openings
 from ...games.uttt import SCORINGS, UltimateTicTacToe
-from ...play.arena import MatchResult, play_match
+from ...play.arena import MAX_GAMES, MatchResult, play_match
 from ...play.stats import score_interval
+from ...search.minimax import check_budget
+
+#: The most worker processes an experiment starts (as :func:`~mctslib.play.arena.play_match`).
+MAX_JOBS = 1024
 
 #: The experiments, in the order the chapter uses them (:data:`~.registry.EXPERIMENTS` maps
 #: each to its function).
@@ -211,23 +215,43 @@ class ExperimentResult:
 
     def save(self, path) -> Path:
         """Write the result as JSON (folders are created); returns the path."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(self.to_json() + "\n")
+        path = _path("path", path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(self.to_json() + "\n")
+        except OSError as error:
+            raise ValueError(f"cannot write the experiment result to {path}: {error}.") from None
         return path
 
     @classmethod
     def load(cls, path) -> ExperimentResult:
-        """Read a file written by :meth:`save`."""
-        data = json.loads(Path(path).read_text())
-        data["comparisons"] = [Comparison(**c) for c in data["comparisons"]]
-        return cls(**data)
+        """Read a file written by :meth:`save`; ValueError, naming the file, if it is not one."""
+        path = _path("path", path)
+        try:
+            text = path.read_text()
+        except (OSError, UnicodeDecodeError) as error:
+            raise ValueError(f"cannot read the experiment result {path}: {error}.") from None
+        try:
+            data = json.loads(text)
+            data["comparisons"] = [Comparison(**c) for c in data["comparisons"]]
+            return cls(**data)
+        except (ValueError, TypeError, KeyError):
+            raise ValueError(f"{path} does not hold an experiment result written by "
+                             f"ExperimentResult.save().") from None
 
 
 def experiment_path(name: str, directory=None) -> Path:
     """``DIRECTORY/NAME.json`` (default directory: :data:`DATA_DIR`)."""
     _check_name(name)
-    return Path(DATA_DIR if directory is None else directory) / f"{name}.json"
+    return (DATA_DIR if directory is None else _path("directory", directory)) / f"{name}.json"
+
+
+def _path(name: str, value) -> Path:
+    """``value`` as a Path, or a sentence unless it is a file name (a str or a path)."""
+    if not isinstance(value, (str, os.PathLike)) or isinstance(value, str) and not value:
+        raise ValueError(f"{name} must be a file name (a non-empty str or a pathlib.Path), got "
+                         f"{value!r:.80}.")
+    return Path(value)
 
 
 def load_experiment(name: str, directory=None) -> ExperimentResult:
@@ -297,11 +321,19 @@ class _Runner:
 
 
 def _common(name, games, seed, scoring, jobs, executor, callback):
-    games = check_int("games", games, 2)
+    """The checks every experiment starts with: games, seed, scoring, jobs, executor, callback."""
+    games = check_budget("games", games, 2, MAX_GAMES)
     seed = check_int("seed", seed, 0)
-    if scoring not in SCORINGS:
+    if not isinstance(scoring, str) or scoring not in SCORINGS:
         raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}.")
-    return games, _Runner(name, seed, check_int("jobs", jobs, 1), executor, callback)
+    jobs = check_budget("jobs", jobs, 1, MAX_JOBS)
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ValueError(f"executor must be a concurrent.futures.Executor (or None), got "
+                         f"{type(executor).__name__}.")
+    if callback is not None and not callable(callback):
+        raise ValueError(f"callback must be a function called with each Comparison, or None; "
+                         f"got {type(callback).__name__}.")
+    return games, _Runner(name, seed, jobs, executor, callback)
 
 
 def _parameters(runner: _Runner, **values) -> dict:
@@ -314,16 +346,35 @@ def _finish(runner: _Runner, start: float, **fields) -> ExperimentResult:
                             seconds=time.perf_counter() - start, **fields)
 
 
-def _numbers(name: str, values, minimum, kind=int) -> list:
-    """One number or a sequence, each checked: whole numbers >= ``minimum``, or reals > 0."""
-    values = [values] if isinstance(values, (int, float, np.integer, np.floating)) else list(values)
+def _numbers(name: str, values, minimum, kind=int, maximum=None) -> list:
+    """One number or a sequence, each checked: whole numbers >= ``minimum``, or reals > 0.
+
+    ``maximum`` defaults to what a bot accepts: :data:`~mctslib.bots.uttt.MAX_ITERATIONS`
+    iterations per move for whole numbers, :data:`~mctslib.bots.uttt.MAX_MS` ms for reals.
+    """
+    values = [values] if isinstance(values, (int, float, np.integer, np.floating)) else _sequence(
+        name, values)
     if not values:
         raise ValueError(f"{name} must hold at least one value.")
-    check = check_int if kind is int else (lambda n, v, low: check_real(n, v, low))
-    checked = [check(f"each of {name}", value, minimum) for value in values]
+    if kind is int:
+        top = MAX_ITERATIONS if maximum is None else maximum
+        checked = [check_budget(f"each of {name}", value, minimum, top) for value in values]
+    else:
+        top = MAX_MS if maximum is None else maximum
+        checked = [check_real(f"each of {name}", value, minimum, top) for value in values]
     if kind is float and min(checked) <= 0:
         raise ValueError(f"each of {name} must be > 0, got {checked}.")
     return checked
+
+
+def _sequence(name: str, values) -> list:
+    """``values`` as a list, or a sentence if it cannot be one (None, a number, text)."""
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"{name} must be a sequence, got the text {values!r:.80}.")
+    try:
+        return list(values)
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence, got {type(values).__name__}.") from None
 
 
 def _machine() -> dict:
@@ -331,6 +382,6 @@ def _machine() -> dict:
 
 
 def _check_name(name: str) -> None:
-    if name not in NAMES:
+    if not isinstance(name, str) or name not in NAMES:
         raise ValueError(f"unknown experiment {name!r}; the experiments are "
                          f"{', '.join(NAMES)}.")

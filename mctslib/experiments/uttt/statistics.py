@@ -11,9 +11,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from ..._checks import check_int, check_real
+from ..._checks import check_real
+from ...bots.uttt import MAX_ITERATIONS
+from ...play.arena import MAX_GAMES
 from ...play.sprt import SPRT
 from ...play.stats import games_for_width, score_interval
+from ...search.minimax import check_budget
 from .results import (
     BASE_OPTIONS,
     DEFAULT_SCORING,
@@ -24,6 +27,7 @@ from .results import (
     _iterations,
     _openings,
     _parameters,
+    _sequence,
 )
 
 # ----------------------------------------------------------------------------- 4. games
@@ -67,9 +71,14 @@ def games_needed_experiment(games: int = 20, pairs: Sequence[Sequence[float]] = 
     """
     start = time.perf_counter()
     games, runner = _common("games_needed", games, seed, scoring, jobs, executor, callback)
-    iterations = check_int("iterations (per move)", iterations, 1)
+    iterations = check_budget("iterations (per move)", iterations, 1, MAX_ITERATIONS)
     pairs = _pairs(pairs)
     test = SPRT(sprt_p0, sprt_p1, sprt_alpha, sprt_beta)
+    # The computed part is checked before any game is played, so a mistake costs no wait.
+    width_games, widths = _sequence("width_games", width_games), _sequence("widths", widths)
+    width_vs_games = [_width_at_half(check_budget("each of width_games", n, 2, MAX_GAMES))
+                      for n in width_games]
+    games_for_widths = [{"width": w, "games": games_for_width(w)} for w in widths]
     plain = _iterations(_bot(options), iterations)
     starts = _openings(games, opening_plies, seed, scoring)
     played = {}
@@ -81,12 +90,8 @@ def games_needed_experiment(games: int = 20, pairs: Sequence[Sequence[float]] = 
             "decided_at_end": match.excludes_half(),
             "sprt": test.run(match.results).as_dict(),
         }
-    summary = {
-        "width_vs_games": [_width_at_half(check_int("each of width_games", n, 2))
-                           for n in width_games],
-        "games_for_width": [{"width": w, "games": games_for_width(w)} for w in widths],
-        "pairs": played,
-    }
+    summary = {"width_vs_games": width_vs_games, "games_for_width": games_for_widths,
+               "pairs": played}
     return _finish(runner, start, title="how many games a decision needs", scoring=scoring,
                    reproducible=True, summary=summary, notes=[],
                    parameters=_parameters(runner, games=games, pairs=[list(p) for p in pairs],
@@ -99,8 +104,8 @@ def games_needed_experiment(games: int = 20, pairs: Sequence[Sequence[float]] = 
 
 def _pairs(pairs) -> list[tuple[float, float]]:
     checked = []
-    for pair in pairs:
-        if isinstance(pair, (str, bytes)) or len(pair) != 2:
+    for pair in _sequence("pairs", pairs):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
             raise ValueError(f"pairs must hold pairs (c_a, c_b) of exploration constants, "
                              f"got {pair!r}.")
         checked.append(tuple(check_real("each c of pairs", c, 0.0) for c in pair))

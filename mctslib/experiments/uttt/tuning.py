@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from ... import fixed_order
 from ..._checks import check_int
-from ...bots.uttt import CENTRE
+from ...bots.uttt import CENTRE, MAX_ITERATIONS
 from ...games.uttt import UltimateTicTacToe
+from ...play.arena import MAX_GAMES
+from ...search.minimax import check_budget
 from .results import (
     BASE_OPTIONS,
     DEFAULT_SCORING,
@@ -38,6 +40,7 @@ from .results import (
     _numbers,
     _openings,
     _parameters,
+    _sequence,
     _without_budget,
 )
 
@@ -83,9 +86,12 @@ def budget_experiment(budgets: Sequence[int] = (250, 1000, 4000), reference: int
     start = time.perf_counter()
     games, runner = _common("budget", games, seed, scoring, jobs, executor, callback)
     budgets = _numbers("budgets", budgets, 1)
-    reference = check_int("reference (iterations per move)", reference, 1)
+    reference = check_budget("reference (iterations per move)", reference, 1, MAX_ITERATIONS)
+    if games_by_budget is not None and not isinstance(games_by_budget, Mapping):
+        raise ValueError(f"games_by_budget must be a dict {{budget: games}} or None, got "
+                         f"{type(games_by_budget).__name__}.")
     games_by_budget = {check_int("a budget of games_by_budget", b, 1):
-                       check_int("games in games_by_budget", n, 2)
+                       check_budget("games in games_by_budget", n, 2, MAX_GAMES)
                        for b, n in (games_by_budget or {}).items()}
     plain = _bot(options)
     opponent = _iterations(plain, reference)
@@ -148,11 +154,12 @@ def exploration_experiment(cs: Sequence[float] = (0.2, 0.5, 1.0),
     """
     start = time.perf_counter()
     games, runner = _common("exploration", games, seed, scoring, jobs, executor, callback)
-    cs = sorted(set(_numbers("cs", cs, 0.0, kind=float)))
-    scales = list(scales)
-    if not scales or any(scale not in ("01", "pm1") for scale in scales):
+    cs = sorted(set(_numbers("cs", cs, 0.0, kind=float, maximum=math.inf)))
+    scales = [scales] if isinstance(scales, str) else _sequence("scales", scales)
+    if not scales or any(not isinstance(scale, str) or scale not in ("01", "pm1")
+                         for scale in scales):
         raise ValueError(f"scales must be one or both of '01' and 'pm1', got {scales}.")
-    iterations = check_int("iterations (per move)", iterations, 1)
+    iterations = check_budget("iterations (per move)", iterations, 1, MAX_ITERATIONS)
     plain = _iterations(_bot(options), iterations)
     reference = _bot(plain, c=reference_c, scale=reference_scale)
     starts = _openings(games, opening_plies, seed, scoring)
@@ -351,7 +358,7 @@ def centre_experiment(iterations: int = 500, games: int = 8, *, options=BASE_OPT
     """
     start = time.perf_counter()
     games, runner = _common("centre", games, seed, scoring, jobs, executor, callback)
-    iterations = check_int("iterations (per move)", iterations, 1)
+    iterations = check_budget("iterations (per move)", iterations, 1, MAX_ITERATIONS)
     bot = _iterations(_bot(options), iterations)
     empty = UltimateTicTacToe(scoring=scoring)
     firsts = [empty.play(move) for move in empty.legal_moves()]
