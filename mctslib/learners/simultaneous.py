@@ -341,11 +341,7 @@ class RegretMatchingPlayer:
 
     def update(self, move: int, reward: float) -> None:
         """Learn from this round: the move just chosen earned ``reward`` (in ``[0, 1]``)."""
-        # The usual round passes the first test alone; anything else is checked in full.
-        if not (type(move) is int and move == self._pending and type(reward) is float
-                and 0.0 <= reward <= 1.0):
-            _check_round(self._pending, move, reward)
-        self._pending = None
+        _take_round(self, move, reward)
         estimate = reward / self._probability
         for other in range(len(self.regrets)):
             if other == move:
@@ -437,12 +433,21 @@ class UCB1Player:
 
     def update(self, move: int, reward: float) -> None:
         """Learn from this round: the move just chosen earned ``reward`` (in ``[0, 1]``)."""
-        # The usual round passes the first test alone; anything else is checked in full.
-        if not (type(move) is int and move == self._pending and type(reward) is float
-                and 0.0 <= reward <= 1.0):
-            _check_round(self._pending, move, reward)
-        self._pending = None
+        _take_round(self, move, reward)
         self.reward_sums[move] += reward
+
+
+def _take_round(player, move, reward) -> None:
+    """Accept this round's ``(move, reward)`` for ``player``, or raise ValueError with a sentence.
+
+    The move must be the one ``player.choose`` just returned and the reward a
+    number in ``[0, 1]``. The usual round passes the first test alone (it runs
+    every round); anything else is checked in full by :func:`_check_round`.
+    """
+    if not (type(move) is int and move == player._pending and type(reward) is float
+            and 0.0 <= reward <= 1.0):
+        _check_round(player._pending, move, reward)
+    player._pending = None
 
 
 def _check_round(pending, move, reward) -> None:
