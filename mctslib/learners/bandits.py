@@ -22,7 +22,7 @@ Rewards and regret
     lost by not pulling the best arm. It depends on the choices only, not on
     the luck of the draws, which makes curves smoother than realised regret.
 
-Why one module of about 530 lines: the runner is written against the policies'
+Why one module of about 670 lines: the runner is written against the policies'
 vectorised interface (``choose(sums, counts, pulls_done, rng)`` over all runs at
 once), and the policies exist for the runner; chapter 2 reads them together.
 """

@@ -63,6 +63,11 @@ Strategies
     node would report. Its *current strategy* is the mix it would play in the
     next round: regret matching's mix with exploration, or for UCB1 the
     best-scoring move (shared equally among exact ties).
+
+Why one module of about 670 lines: the two players, the loop that plays them and
+its numba-backed twin (:class:`FastOneNodeMatch`) share the stream, the
+rescaled rewards and the round checks, and must change together to stay
+identical round for round.
 """
 
 
