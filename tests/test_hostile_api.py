@@ -161,7 +161,7 @@ EXEMPT = {
 
 def _player_after_choose(kind):
     player = kind(3)
-    player.choose(0.5)
+    assert player.choose(0.5) == 1  # the valid update below is for this move
     return player
 
 
@@ -178,10 +178,10 @@ METHODS = {
     "Goofspiel.legal_actions": (lambda: Goofspiel(3), "legal_actions", (0,)),
     "XorShift64.below": (lambda: XorShift64(3), "below", (5,)),
     "UCB1Player.choose": (lambda: UCB1Player(3), "choose", (0.5,)),
-    "UCB1Player.update": (lambda: _player_after_choose(UCB1Player), "update", (0, 1.0)),
+    "UCB1Player.update": (lambda: _player_after_choose(UCB1Player), "update", (1, 1.0)),
     "RegretMatchingPlayer.choose": (lambda: RegretMatchingPlayer(3), "choose", (0.5,)),
     "RegretMatchingPlayer.update": (lambda: _player_after_choose(RegretMatchingPlayer),
-                                    "update", (0, 1.0)),
+                                    "update", (1, 1.0)),
     "UCTSearch.search": (lambda: UCTSearch(1.0, 20, seed=1), "search", (TicTacToe(),)),
     "UCTSearch.choose": (lambda: UCTSearch(1.0, 20, seed=1), "choose", (TicTacToe(),)),
     "RandomPlayer.choose": (lambda: RandomPlayer(1), "choose", (TicTacToe(),)),
@@ -267,6 +267,12 @@ def test_hostile_arguments_get_a_sentence(name, data):
     call = CALLS[name]()
     args, kwargs = _corrupt(data.draw, call)
     _check_outcome(lambda: call.target(*args, **kwargs), f"{name}(*{args!r}, **{kwargs!r})")
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_valid_method_call_succeeds(name):
+    factory, method, valid = METHODS[name]
+    getattr(factory(), method)(*valid)  # must not raise: the fuzz below starts from it
 
 
 @pytest.mark.parametrize("name", sorted(METHODS))
