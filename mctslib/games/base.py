@@ -96,3 +96,22 @@ class GameState(ABC):
             return ValueError(f"move {shown(move)} is illegal: the game is over.")
         legal = ", ".join(repr(m) for m in self.legal_moves())
         return ValueError(f"move {shown(move)} is illegal here; legal moves are: {legal}.")
+
+
+def check_game_state(state, name: str = "state") -> GameState:
+    """Return ``state``, or raise ValueError unless it is a game position (a :class:`GameState`).
+
+    The exact solvers, flat Monte Carlo, UCT, the arena and the bots accept any
+    game written with the protocol of this module; anything else (a simultaneous-move
+    state, a number, a board as text) is named in one sentence here instead
+    of failing deep inside with an AttributeError.
+    """
+    if not isinstance(state, GameState):
+        raise ValueError(f"{name} must be a game position (a GameState such as TicTacToe() or "
+                         f"SubtractionGame(10)), got {_describe(state)}.")
+    return state
+
+
+def _describe(value) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:60] + '...' if len(text) > 60 else text}"

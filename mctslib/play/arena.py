@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .._checks import check_int
-from ..games.base import GameState
+from ..games.base import GameState, check_game_state
 from ..progress import progress_bar
 from ..rng import GeneratorSource, make_rng
 from .stats import score_interval
@@ -38,19 +38,11 @@ class RandomPlayer:
         self.source = GeneratorSource(seed)
 
     def choose(self, state: GameState):
-        check_state(state)
+        check_game_state(state)
         moves = state.legal_moves()
         if not moves:
             raise ValueError("cannot choose a move in a finished game: there is none.")
         return moves[self.source.below(len(moves))]
-
-
-def check_state(state, name: str = "state") -> GameState:
-    """Return ``state``, or raise ValueError unless it is a game position (a :class:`GameState`)."""
-    if not isinstance(state, GameState):
-        raise ValueError(f"{name} must be a game position (a GameState such as TicTacToe() "
-                         f"or UltimateTicTacToe()), got {type(state).__name__}.")
-    return state
 
 
 @dataclass(frozen=True)
@@ -162,7 +154,7 @@ def play_game(players, state: GameState, clock: list | None = None) -> GameState
     is not a game position or ``players`` not two players (objects with
     ``choose(state)``).
     """
-    check_state(state)
+    check_game_state(state)
     _check_players(players)
     if clock is not None and (not isinstance(clock, list) or len(clock) != 4):
         raise ValueError(f"clock must be None or a list [seconds_0, seconds_1, moves_0, "
@@ -259,7 +251,7 @@ def play_match(make_a: Callable, make_b: Callable, start: GameState | Sequence[G
     if not openings:
         raise ValueError("start must be a position or a non-empty list of openings.")
     for index, opening in enumerate(openings):
-        check_state(opening, f"start[{index}]")
+        check_game_state(opening, f"start[{index}]")
         if opening.is_terminal():
             raise ValueError(f"start[{index}] is a finished game: a match needs positions "
                              "with a move to play.")

@@ -25,11 +25,10 @@ import numpy as np
 from .._checks import check_int, check_real
 from ..fixed_order import convolve, dot, sample_variance
 from ..fixed_order import mean as fixed_order_mean
-from ..games.base import GameState
+from ..games.base import GameState, check_game_state
 from ..rng import make_rng, move_source
 from .minimax import (
     check_budget,
-    check_game_state,
     minimax_value,
     move_values,
     random_playout_move_values,

@@ -32,7 +32,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._checks import check_int
-from ..games.base import DRAW, LOSS, WIN, GameState
+from ..games.base import DRAW, LOSS, WIN, GameState, check_game_state
 
 __all__ = [
     "clear_caches",
@@ -50,20 +50,6 @@ __all__ = [
 #: game far too large for exact answers (Ultimate Tic-Tac-Toe from the empty
 #: board, which would never finish) is refused in seconds rather than hours.
 MAX_POSITIONS = 200_000
-
-
-def check_game_state(state, name: str = "state") -> GameState:
-    """Return ``state``, or raise ValueError unless it is a game position (a :class:`GameState`).
-
-    The exact solvers, flat Monte Carlo and UCT accept any game written with
-    the protocol of :mod:`mctslib.games.base`; anything else (a simultaneous-move
-    state, a number, a board as text) is named in one sentence here instead
-    of failing deep inside with an AttributeError.
-    """
-    if not isinstance(state, GameState):
-        raise ValueError(f"{name} must be a game position (a GameState such as TicTacToe() or "
-                         f"SubtractionGame(10)), got {_describe(state)}.")
-    return state
 
 
 def check_budget(name: str, value, minimum: int, maximum: int) -> int:
@@ -86,11 +72,6 @@ def _count_text(value: int) -> str:
     if len(digits) <= 24:
         return f"{value:,}"
     return f"about {digits[0]}.{digits[1:3]}e+{len(digits) - 1}"
-
-
-def _describe(value) -> str:
-    text = repr(value)
-    return f"{type(value).__name__} {text[:60] + '...' if len(text) > 60 else text}"
 
 
 def _too_large(what: str) -> ValueError:

@@ -28,11 +28,11 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from .._checks import check_int, check_real
-from ..games.base import GameState
+from ..games.base import GameState, check_game_state
 from ..learners.ucb1 import ucb1_bonus
 from ..rng import move_source
 from .flat import _playout
-from .minimax import check_budget, check_game_state
+from .minimax import check_budget
 
 #: The largest iteration budget per search. The tree keeps every node it adds,
 #: so far larger budgets run out of memory or run for days instead of answering.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._checks import check_real
+from .._checks import check_bool, check_real
 from ..learners.bandits import BanditResult
 
 # ------------------------------------------------------------------------ figures
@@ -59,7 +59,7 @@ def draw_regret(fig, results: Sequence[BanditResult], log_x: bool = False,
         if len(colors) < len(results):
             raise ValueError(f"colors must give one colour per result ({len(results)}), got "
                              f"{len(colors)}.")
-    log_x = _check_flag("log_x", log_x)
+    log_x = check_bool("log_x", log_x)
     ax = fig.add_subplot(1, 1, 1)
     for index, result in enumerate(results):
         color = None if colors is None else colors[index]
@@ -78,9 +78,3 @@ def draw_regret(fig, results: Sequence[BanditResult], log_x: bool = False,
     ax.set_ylabel("cumulative regret (expected wins lost)")
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left")
-
-
-def _check_flag(name: str, value) -> bool:
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
-        return bool(value)
-    raise ValueError(f"{name} must be True or False, got {value!r}.")

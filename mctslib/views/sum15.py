@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ipywidgets as widgets
-import numpy as np
 
-from .._checks import check_int, check_real
+from .._checks import check_bool, check_int, check_real
 from ..games.sum15 import TRIPLES, SumToFifteen, numbers_of
 from ..rng import GeneratorSource
 from ..search.minimax import check_budget
@@ -141,13 +140,6 @@ def sum15_reply_figure(state: SumToFifteen | None = None, iterations: int = SUM1
     return fig, reply
 
 
-def _check_flag(name: str, value) -> bool:
-    """``value`` as a bool, or a sentence unless it is True or False (None is no choice)."""
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    raise ValueError(f"{name} must be True or False, got {value!r}.")
-
-
 def winning_triples(mask: int) -> list[tuple[int, int, int]]:
     """The triples summing to 15 held in a mask of numbers, ascending (UCT chapter).
 
@@ -190,7 +182,7 @@ class Sum15Match(BotMatchTurns):
         self.iterations = iterations
         self.exploration = check_real("exploration (the constant c)", exploration, 0.0)
         # Checked here: new_game(None) keeps the last choice, and a first game has none.
-        self.bot_starts = _check_flag("bot_starts", bot_starts)
+        self.bot_starts = check_bool("bot_starts", bot_starts)
         self.source = GeneratorSource(seed)
         self.new_game(bot_starts)
 
@@ -209,7 +201,7 @@ class Sum15Match(BotMatchTurns):
         that a widget can say "thinking" before the search runs.
         """
         if bot_starts is not None:
-            self.bot_starts = _check_flag("bot_starts", bot_starts)
+            self.bot_starts = check_bool("bot_starts", bot_starts)
         self.state = SumToFifteen()
         self.human = 1 if self.bot_starts else 0  # player index: 0 picks first
         self.last_reply: BotReply | None = None
