@@ -19,6 +19,10 @@ python -m pip install --quiet -r requirements.txt
 
 bash scripts/vendor_js.sh
 
+# Build matplotlib's font cache once here: the process that builds it warns on stderr, and a
+# chapter that did so under nbval would fail (an unexpected stderr output).
+python -c "import matplotlib.pyplot"
+
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing Debian's chromium for the browser tests..."
