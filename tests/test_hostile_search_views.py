@@ -531,7 +531,7 @@ def test_the_ucb1_table_answers_a_huge_count_with_its_sentence():
                                    TypeError("unsupported operand"),
                                    ZeroDivisionError("float division by zero")])
 def test_no_other_exception_of_the_scoring_reaches_the_reader(monkeypatch, error):
-    def failing(children, c):
+    def failing(children, c, parent_visits="sum"):
         raise error
 
     monkeypatch.setattr(ucb1_table, "ucb1_step", failing)

@@ -12,10 +12,37 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .._checks import MAX_EXACT_COUNT, check_int, check_real, is_sequence, shown
+from .._checks import MAX_EXACT_COUNT, check_choice, check_int, check_real, is_sequence, shown
 
 #: The exploration constant of the UCB1 paper, written as ``c * sqrt(ln N / n)``.
 SQRT2 = math.sqrt(2.0)
+
+#: The ways :func:`ucb1_step` can take the parent's visits ``N`` from its children's
+#: (an explicit whole number is the third way). In the book's UCT (chapter 4) the root
+#: is expanded on its first visit, so every visit of it went on into one child:
+#: ``"sum"``. Every other node with children was expanded on its second visit, its
+#: first visit having ended in a playout before it had children: ``"sum_plus_one"``.
+PARENT_VISITS_RULES = ("sum", "sum_plus_one")
+
+
+def check_parent_visits(parent_visits) -> str | int:
+    """Return the ``parent_visits`` option of :func:`ucb1_step`, or raise ValueError.
+
+    Allowed: ``"sum"``, ``"sum_plus_one"`` or a whole number from 0 to 2**53.
+    Whether a whole number is large enough depends on the children (it must
+    be at least their visits added up); :func:`ucb1_step` checks that.
+    Chapter 3 ("One selection step, by hand").
+    """
+    try:
+        if isinstance(parent_visits, str):
+            return check_choice("parent_visits", parent_visits, PARENT_VISITS_RULES)
+        return check_int("parent_visits", parent_visits, 0, MAX_EXACT_COUNT)
+    except ValueError:
+        # One sentence naming all three forms, whichever form the mistake took.
+        raise ValueError(
+            f"parent_visits must be 'sum' (N = the children's visits added up, as at the root "
+            f"of the book's UCT), 'sum_plus_one' (one more, as at every other node with "
+            f"children) or a whole number from 0 to 2**53, got {shown(parent_visits)}.") from None
 
 
 def ucb1_bonus(parent_visits: int, visits: int, c: float = SQRT2) -> float:
@@ -106,6 +133,9 @@ class UCB1Step:
     c: float
     chosen: int
     reason: str
+    #: Where ``parent_visits`` came from: ``"sum"`` or ``"sum_plus_one"`` of the
+    #: children's visits, or ``"given"`` (a whole number passed to :func:`ucb1_step`).
+    parent_rule: str = "sum"
 
     def format(self, digits: int = 3) -> str:
         """A plain-text table with ``digits`` decimals, 0 to 17 (what chapter 3 prints)."""
@@ -127,7 +157,8 @@ class UCB1Step:
 
 
 def ucb1_step(
-    children: Sequence[tuple[str, float, int]], c: float = SQRT2
+    children: Sequence[tuple[str, float, int]], c: float = SQRT2,
+    parent_visits: str | int = "sum",
 ) -> UCB1Step:
     """Score every child with UCB1 and pick one, exactly as UCT's selection does.
 
@@ -138,12 +169,26 @@ def ucb1_step(
         fractional (a draw counts 0.5) and lie in ``[0, visits]``.
     c : float
         Exploration constant, ``>= 0`` (``sqrt(2)`` is the UCB1 paper's).
+    parent_visits : {"sum", "sum_plus_one"} or int
+        The parent's visits ``N`` inside ``ln N``. ``"sum"`` (default): the
+        children's visits added up, which holds at the root of the book's UCT
+        (expanded on its first visit, so every visit of it went on into one
+        child). ``"sum_plus_one"``: one more, which holds at every other node
+        with children (expanded on its second visit; the first ended in a
+        playout). A whole number: ``N`` itself, at least the children's visits
+        added up (every visit of a child is a visit of its parent).
 
     Returns
     -------
     UCB1Step
-        The parent's visit count is the sum of the children's visits (every
-        visit of the parent after its expansion went to one child).
+        The rows, ``N`` and where it came from (``parent_rule``), and the choice.
+
+    Raises
+    ------
+    ValueError
+        With a sentence, for a bad child, a negative ``c``, a ``parent_visits``
+        that is none of the three forms, or a whole number below the
+        children's visits added up.
 
     Notes
     -----
@@ -167,10 +212,22 @@ def ucb1_step(
         visits = check_int(f"visits of child {name}", visits, 0, MAX_EXACT_COUNT)
         wins = check_real(f"wins of child {name}", wins, 0.0, float(visits))
         checked.append((str(name), wins, visits))
-    parent_visits = sum(visits for _, _, visits in checked)
-    if parent_visits > MAX_EXACT_COUNT:
+    option = check_parent_visits(parent_visits)
+    below = sum(visits for _, _, visits in checked)
+    if below > MAX_EXACT_COUNT:
         raise ValueError(f"the children's visits must add up to at most 2**53 (the parent's "
-                         f"visits, exact as a float), got {parent_visits}.")
+                         f"visits, exact as a float), got {below}.")
+    if isinstance(option, int):
+        parent_rule, parent_visits = "given", option
+        if parent_visits < below:
+            raise ValueError(f"parent_visits must be at least the children's visits added up "
+                             f"({below}): every visit of a child is a visit of its parent; got "
+                             f"{parent_visits}.")
+    else:
+        parent_rule, parent_visits = option, below + (1 if option == "sum_plus_one" else 0)
+        if parent_visits > MAX_EXACT_COUNT:
+            raise ValueError(f"parent_visits 'sum_plus_one' gives N = {parent_visits}, more than "
+                             f"2**53 (the largest count exact as a float).")
     rows = []
     for name, wins, visits in checked:
         if visits == 0:
@@ -179,7 +236,7 @@ def ucb1_step(
         bonus = _bonus(parent_visits, visits, c)
         rows.append(UCB1Row(name, wins, visits, wins / visits, bonus, wins / visits + bonus))
     chosen, reason = _choose(rows)
-    return UCB1Step(tuple(rows), parent_visits, c, chosen, reason)
+    return UCB1Step(tuple(rows), parent_visits, c, chosen, reason, parent_rule)
 
 
 def _choose(rows: Sequence[UCB1Row]) -> tuple[int, str]:

@@ -13,8 +13,11 @@ default state and editing changes nothing (no Python kernel is running). No
 label holds LaTeX: the book's static widget renderer cannot typeset it.
 
 Chapter 3 ("One selection step, by hand") uses :class:`UCB1TableWidget` and
-:func:`ucb1_result_text` (its static text). The other widgets have modules of
-their own: :mod:`mctslib.views.sum15`, :mod:`mctslib.views.uttt_widget`.
+:func:`ucb1_result_text` (its static text). Both take the parent's visits N
+either way the book's UCT produces it (``parent_visits="sum"`` at the root,
+``"sum_plus_one"`` at every other node with children) or as a given number.
+The other widgets have modules of their own: :mod:`mctslib.views.sum15`,
+:mod:`mctslib.views.uttt_widget`.
 """
 
 
@@ -28,8 +31,8 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from .._checks import check_real
-from ..learners.ucb1 import SQRT2, UCB1Step, ucb1_step
+from .._checks import MAX_EXACT_COUNT, check_real
+from ..learners.ucb1 import SQRT2, UCB1Step, check_parent_visits, ucb1_step
 from ..search.minimax import check_budget
 
 #: One child as the selection step sees it: (name, wins, visits).
@@ -40,6 +43,21 @@ MAX_DIGITS = 17
 
 #: The root of chapter 3, visited N = 10 times: A won 4 of 6 visits, B 1 of 3, C 0 of 1.
 CHAPTER3_CHILDREN: tuple[ChildEntry, ...] = (("A", 4.0, 6), ("B", 1.0, 3), ("C", 0.0, 1))
+
+#: The widget's choices for N: (label, option of :func:`ucb1_step`; "given" reads a number).
+PARENT_VISITS_CHOICES = (
+    ("sum of the children's visits (the root)", "sum"),
+    ("sum + 1 (any other node with children)", "sum_plus_one"),
+    ("a number I type", "given"),
+)
+
+#: Which nodes each choice describes, shown inside the widget.
+PARENT_VISITS_NOTE = (
+    "Which N? In the book's UCT (chapter 4) the root is expanded on its first visit, so "
+    "every visit of it went on into one child: N is the sum of the children's visits. "
+    "Every other node with children was expanded on its second visit: its first visit "
+    "ended in a playout before it had children, so its N is that sum plus one. UCT takes "
+    "ln N of the node's own visits, whichever holds.")
 
 _COLUMNS = ("child", "wins", "visits", "mean", "bonus", "score")
 # A translucent highlight reads in light and dark themes alike.
@@ -88,14 +106,26 @@ def ucb1_table_rows(step: UCB1Step, digits: int = 3) -> list[tuple[str, ...]]:
 def parent_visits_sentence(step: UCB1Step, digits: int = 3) -> str:
     """Say where N comes from, e.g. ``N = 6 + 3 + 1 = 10 (...)``, with ln N and c.
 
-    Chapter 3: every visit of the parent after its expansion went through one
-    of its children, so N is the sum of the children's visits.
+    The reason follows ``step.parent_rule``: the sum of the children's visits
+    (the root of the book's UCT), one more (every other node with children:
+    its first visit ended in a playout before it had children), or a given N
+    next to the children's sum. Chapter 3 ("One selection step, by hand").
     """
     _check_step(step)
     digits = _check_digits(digits)
     terms = " + ".join(str(row.visits) for row in step.rows)
-    total = f"{terms} = {step.parent_visits}" if len(step.rows) > 1 else terms
-    sentence = f"N = {total} (the parent's visits are the sum of its children's visits)"
+    below = sum(row.visits for row in step.rows)
+    if step.parent_rule == "sum_plus_one":
+        sentence = (f"N = {terms} + 1 = {step.parent_visits} (one more than the children's "
+                    f"visits, as at every node of the book's UCT except the root: its first "
+                    f"visit ended in a playout before it had children)")
+    elif step.parent_rule == "given":
+        added = f"{terms} = {below}" if len(step.rows) > 1 else terms
+        sentence = f"N = {step.parent_visits} (given; the children's visits add up to {added})"
+    else:
+        total = f"{terms} = {step.parent_visits}" if len(step.rows) > 1 else terms
+        sentence = (f"N = {total} (the sum of the children's visits, as at the root of the "
+                    f"book's UCT: every visit of it went on into one child)")
     if step.parent_visits > 0:  # ln 0 is undefined; with N = 0 no score is needed anyway
         sentence += f"; ln N = {_number(math.log(step.parent_visits), digits)}"
     return sentence + f"; c = {_number(step.c, digits)}."
@@ -146,19 +176,20 @@ def _reason(error: Exception) -> str:
     return f"the entries must be (name, wins, visits) with numbers for wins and visits ({error})."
 
 
-def _scored(children, c):
-    """``ucb1_step(children, c)``, or the error that stopped it.
+def _scored(children, c, parent_visits):
+    """``ucb1_step(children, c, parent_visits)``, or the error that stopped it.
 
     The widget's inputs come from a reader typing: whatever they hold, the
     answer is a table or a sentence, never a traceback.
     """
     try:
-        return ucb1_step(children, c), None
+        return ucb1_step(children, c, parent_visits=parent_visits), None
     except (ValueError, TypeError, ArithmeticError) as error:
         return None, error
 
 
-def ucb1_result_text(children: Sequence[ChildEntry], c: float = SQRT2, digits: int = 3) -> str:
+def ucb1_result_text(children: Sequence[ChildEntry], c: float = SQRT2, digits: int = 3,
+                     parent_visits: str | int = "sum") -> str:
     """The UCB1 table widget's result as plain text (what the book prints statically).
 
     Parameters
@@ -169,17 +200,29 @@ def ucb1_result_text(children: Sequence[ChildEntry], c: float = SQRT2, digits: i
         Exploration constant, ``>= 0``.
     digits : int
         Decimals shown for means, bonuses and scores.
+    parent_visits : {"sum", "sum_plus_one"} or int
+        The parent's visits N, as for :func:`mctslib.learners.ucb1.ucb1_step`:
+        ``"sum"`` (default) holds at the root of the book's UCT,
+        ``"sum_plus_one"`` at every other node with children.
 
     Returns
     -------
     str
         The N sentence, the table and the choice sentence; for numbers that
-        cannot be scored (wins > visits, negative values, no children), one
-        sentence saying what is wrong instead of a traceback.
+        cannot be scored (wins > visits, negative values, no children, a given
+        N below the children's visits), one sentence saying what is wrong
+        instead of a traceback.
         Chapter 3 ("One selection step, by hand").
+
+    Raises
+    ------
+    ValueError
+        For ``digits`` out of range or a ``parent_visits`` that is none of the
+        three forms (mistakes in the call, not in the table's numbers).
     """
     digits = _check_digits(digits)
-    step, error = _scored(children, c)
+    parent_visits = check_parent_visits(parent_visits)
+    step, error = _scored(children, c, parent_visits)
     if error is not None:
         return _error_sentence(error)
     widths = (6, 6, 8, 8, 8, 8)
@@ -192,17 +235,18 @@ def ucb1_result_text(children: Sequence[ChildEntry], c: float = SQRT2, digits: i
     return "\n".join(lines)
 
 
-def ucb1_result_html(children: Sequence[ChildEntry], c: float = SQRT2, digits: int = 3) -> str:
+def ucb1_result_html(children: Sequence[ChildEntry], c: float = SQRT2, digits: int = 3,
+                     parent_visits: str | int = "sum") -> str:
     """The UCB1 table widget's result as HTML: the same content as :func:`ucb1_result_text`.
 
     The chosen child's row is highlighted; bad numbers give a highlighted
     message instead of a table. Chapter 3 ("One selection step, by hand").
     """
     digits = _check_digits(digits)
-    step, error = _scored(children, c)
+    parent_visits = check_parent_visits(parent_visits)
+    step, error = _scored(children, c, parent_visits)
     if error is not None:
-        message = html.escape(_error_sentence(error))
-        return f'<div class="ucb1-error" style="{_ERROR_STYLE}">{message}</div>'
+        return _error_html(error)
     header = "".join(f'<th style="padding: 0 0.8em;">{name}</th>' for name in _COLUMNS)
     body = []
     for index, cells in enumerate(ucb1_table_rows(step, digits)):
@@ -221,6 +265,11 @@ def ucb1_result_html(children: Sequence[ChildEntry], c: float = SQRT2, digits: i
     )
 
 
+def _error_html(error: Exception) -> str:
+    message = html.escape(_error_sentence(error))
+    return f'<div class="ucb1-error" style="{_ERROR_STYLE}">{message}</div>'
+
+
 # ---------------------------------------------------------------------------
 # Widget plumbing: inputs -> pure functions -> HTML.
 # ---------------------------------------------------------------------------
@@ -232,11 +281,12 @@ class UCB1TableWidget(widgets.VBox):
     """An editable table of children whose UCB1 scores and choice update on every edit.
 
     One row per child (its name, wins and visits), an input for the
-    exploration constant ``c``, buttons to add a never-visited child or remove
-    the last one, and a result table (mean, bonus, score, the chosen child
-    highlighted and a sentence saying why). The parent's visits N are the sum
-    of the children's visits. Numbers that cannot be scored show a message
-    inside the widget, never a traceback. Chapter 3 ("One selection step, by hand").
+    exploration constant ``c``, a choice of how the parent's visits N are
+    counted (with a note saying which nodes each choice describes), buttons
+    to add a never-visited child or remove the last one, and a result table
+    (mean, bonus, score, the chosen child highlighted and a sentence saying
+    why). Numbers that cannot be scored show a message inside the widget,
+    never a traceback. Chapter 3 ("One selection step, by hand").
 
     Parameters
     ----------
@@ -246,22 +296,45 @@ class UCB1TableWidget(widgets.VBox):
         Starting exploration constant (default ``sqrt(2)``, the UCB1 paper's).
     digits : int
         Decimals shown for means, bonuses and scores.
+    parent_visits : {"sum", "sum_plus_one"} or int
+        How N starts: the sum of the children's visits (default; the root of
+        the book's UCT), one more (every other node with children), or a
+        given whole number. Read and set it later through the
+        :attr:`parent_visits` property.
 
     Notes
     -----
     CSS classes for browser tests: ``ucb1-wins-<i>`` and ``ucb1-visits-<i>`` on
     row ``i``'s inputs (from 0), ``ucb1-name-<i>`` on its name, ``ucb1-c`` on
-    the constant, ``ucb1-add`` / ``ucb1-remove`` on the buttons and
-    ``ucb1-result`` on the result, whose text contains ``chosen: <name>``.
+    the constant, ``ucb1-n-rule`` on the choice of N and ``ucb1-n`` on the
+    typed N, ``ucb1-add`` / ``ucb1-remove`` on the buttons and ``ucb1-result``
+    on the result, whose text contains ``chosen: <name>``.
     """
 
     def __init__(self, rows: Sequence[ChildEntry] = CHAPTER3_CHILDREN, c: float = SQRT2,
-                 digits: int = 3):
+                 digits: int = 3, parent_visits: str | int = "sum"):
         self._digits = _check_digits(digits)
+        parent_visits = check_parent_visits(parent_visits)
         if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
             raise ValueError(f"rows must be a sequence of (name, wins, visits), got "
                              f"{type(rows).__name__}.")
         rows = [_entry(entry) for entry in rows]  # checked before any widget is made
+        given = isinstance(parent_visits, int)
+        self.n_rule_input = widgets.Dropdown(
+            options=PARENT_VISITS_CHOICES, value="given" if given else parent_visits,
+            description="parent's visits N", style={"description_width": "initial"},
+            layout=widgets.Layout(width="30em"))
+        self.n_rule_input.add_class("ucb1-n-rule")
+        # The typed N starts at the table's sum, so choosing "a number I type" changes nothing
+        # until the reader edits it (clipped: a starting table may hold unscorable counts).
+        total = sum(visits for _, _, visits in rows)
+        self.n_input = widgets.IntText(
+            value=parent_visits if given else max(0, min(total, MAX_EXACT_COUNT)),
+            description="N", disabled=not given, continuous_update=True,
+            layout=widgets.Layout(width="12em"))
+        self.n_input.add_class("ucb1-n")
+        for control in (self.n_rule_input, self.n_input):
+            control.observe(self.refresh, names="value")
         self.name_labels: list[widgets.Label] = []
         self.wins_inputs: list[widgets.FloatText] = []
         self.visits_inputs: list[widgets.IntText] = []
@@ -280,10 +353,12 @@ class UCB1TableWidget(widgets.VBox):
         self.remove_button.on_click(lambda _: self.remove_child())
         self.result = widgets.HTML()
         self.result.add_class("ucb1-result")
+        self.note = widgets.HTML(f"<small>{html.escape(PARENT_VISITS_NOTE)}</small>")
         super().__init__(children=[
-            widgets.HTML("Edit wins and visits; N, the parent's visits, is the sum of the "
-                         "visits. The table below updates on every change."),
+            widgets.HTML("Edit wins and visits, the constant c and how N (the parent's "
+                         "visits) is counted. The table below updates on every change."),
             _table_header(), self._rows_box, self.c_input,
+            widgets.HBox([self.n_rule_input, self.n_input]), self.note,
             widgets.HBox([self.add_button, self.remove_button]), self.result,
         ])
         self.add_class("ucb1-table")
@@ -296,10 +371,36 @@ class UCB1TableWidget(widgets.VBox):
         return [(label.value, wins.value, visits.value) for label, wins, visits
                 in zip(self.name_labels, self.wins_inputs, self.visits_inputs, strict=True)]
 
+    @property
+    def parent_visits(self) -> str | int:
+        """How N is counted now: ``"sum"``, ``"sum_plus_one"`` or the typed whole number.
+
+        Setting it (the same three forms, checked) moves the controls as a
+        reader's click would, and the table updates.
+        """
+        rule = self.n_rule_input.value
+        return self.n_input.value if rule == "given" else rule
+
+    @parent_visits.setter
+    def parent_visits(self, value: str | int) -> None:
+        value = check_parent_visits(value)
+        if isinstance(value, int):
+            self.n_input.value = value
+            self.n_rule_input.value = "given"
+        else:
+            self.n_rule_input.value = value
+
     def refresh(self, change=None) -> None:
         """Recompute the result from the inputs (called on every edit)."""
-        self.result.value = ucb1_result_html(self.values(), self.c_input.value, self._digits)
+        self.n_input.disabled = self.n_rule_input.value != "given"
         self.remove_button.disabled = len(self.name_labels) <= 1
+        try:  # a typed N may be negative: the reader sees a sentence, not a traceback
+            parent_visits = check_parent_visits(self.parent_visits)
+        except ValueError as error:
+            self.result.value = _error_html(error)
+            return
+        self.result.value = ucb1_result_html(self.values(), self.c_input.value, self._digits,
+                                             parent_visits)
 
     def add_child(self, name: str | None = None, wins: float = 0.0, visits: int = 0) -> None:
         """Append a child (by default the next free letter, never visited) and rescore."""
