@@ -1,0 +1,496 @@
+"""A convergence atlas of tic-tac-toe: from which budget does UCT answer correctly for good?
+
+For every position of tic-tac-toe where the choice matters, run UCT (c = 1.0,
+the harness's search, numba) on a fixed set of seeds and find the smallest
+budget from which the most visited move is minimax-correct on every seed and
+stays so at every larger budget we look at. End of chapter 4.
+
+**Which positions.** Every position reachable from the empty board
+(:func:`mctslib.search.minimax.reachable_states`) where the game is still on
+and the legal moves do *not* all have the same minimax value. A move is
+*correct* when its minimax value (for the player who makes it) is the best
+among the legal moves: the correct moves form the *best value class*, the set
+of moves with the best minimax value (for example both winning moves, or all
+three drawing moves when the others lose). Where every move has the same
+value, every answer is correct and the position says nothing about
+convergence, so it is left out: 1,329 of the 4,520 positions still on (the
+empty board among them), which leaves 3,191.
+
+**Settle budget.** Budgets are the checkpoints ``round(2 ** (k / 2))`` for
+k = 0, 1, ..., up to :data:`LARGEST` (2**14 = 16,384 iterations): 28
+distinct budgets, two per doubling. For one seed, its *settle index* is the
+smallest checkpoint index ``i`` such that the answer is correct at checkpoint
+``i`` and at every later checkpoint; a seed wrong at the last checkpoint never
+settles (index = number of checkpoints). The position's *settle budget* is the
+checkpoint at the largest settle index over the seeds: from that budget on,
+every seed answers correctly at every checkpoint up to 16,384. A position with
+a seed that never settles is *censored*: all we know is that its settle budget
+exceeds 16,384 (or does not exist).
+
+Every seed is a separate UCT run from scratch; one run per seed and position
+records the answer at all checkpoints (:mod:`mctslib.fast.tictactoe_anytime`),
+so each position costs 16 runs of 16,384 iterations. Seeds come from
+:func:`mctslib.experiments.running_example.derive_seeds` (SplitMix64 from
+:data:`ROOT_SEED`), the same 16 for every position. Regenerate with::
+
+    python -m mctslib.experiments.convergence_atlas
+
+(it prints how long it took: 252 s for the stored atlas on this two-core
+machine, shared with other jobs at the time). :func:`load_convergence_atlas` reads the stored result,
+:func:`hardest_positions` explains the hardest ones and
+:func:`check_convergence_atlas` re-runs a handful of positions against it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from .._checks import check_int, check_real, shown
+from .._version import __version__
+from ..fast.tictactoe_anytime import uct_answers
+from ..games.tictactoe import TicTacToe
+from ..search.minimax import move_values, random_playout_move_values, reachable_states
+from .running_example import MAX_WORKERS, board_text, derive_seeds
+
+__all__ = [
+    "DEFAULT_PATH",
+    "AtlasCheck",
+    "ConvergenceAtlas",
+    "HardPosition",
+    "atlas_checkpoints",
+    "atlas_positions",
+    "check_convergence_atlas",
+    "forced_line_length",
+    "hardest_positions",
+    "load_convergence_atlas",
+    "run_convergence_atlas",
+    "seed_settle_indices",
+    "settle_histogram",
+]
+
+EXPLORATION = 1.0
+ROOT_SEED = 4242
+SEEDS = 16
+LARGEST = 2**14
+#: The largest budget a run accepts: 2**20 iterations for 3,191 positions would take hours.
+MAX_LARGEST = 2**22
+MAX_SEEDS = 1024
+DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "convergence_atlas.json"
+COMMAND = "python -m mctslib.experiments.convergence_atlas"
+
+
+# ----------------------------------------------------------------------- definitions
+
+
+def atlas_checkpoints(largest: int = LARGEST) -> list[int]:
+    """``round(2 ** (k / 2))`` for k = 0, 1, ... up to ``largest`` (a power of 2), each once.
+
+    Two checkpoints per doubling; integer arithmetic for the odd k (the
+    rounded square root of 2**k), so the ladder is the same on every machine.
+    ``largest`` is a power of 2 from 2 to :data:`MAX_LARGEST`.
+    """
+    largest = check_int("largest", largest, 2, MAX_LARGEST)
+    if largest & (largest - 1):
+        raise ValueError(f"largest must be a power of 2 (the ladder has two checkpoints per "
+                         f"doubling), got {largest:,}.")
+    ladder = set()
+    for k in range(2 * (largest.bit_length() - 1) + 1):
+        if k % 2 == 0:
+            ladder.add(1 << (k // 2))
+        else:  # round(sqrt(2**k)): the integer square root of 4 * 2**k, halved and rounded
+            root = math.isqrt(4 << k)
+            ladder.add((root + 1) // 2)
+    return sorted(ladder)
+
+
+def atlas_positions() -> list[TicTacToe]:
+    """The positions of the atlas, in the order of ``reachable_states(TicTacToe())``.
+
+    Game still on, and the legal moves do not all share one minimax value
+    (3,191 positions).
+    """
+    kept = []
+    for state in reachable_states(TicTacToe()):
+        if not state.is_terminal() and len(set(move_values(state).values())) > 1:
+            kept.append(state)
+    return kept
+
+
+def correct_moves(state: TicTacToe) -> list[int]:
+    """The best value class: the legal moves with the best minimax value for the mover."""
+    values = move_values(state)
+    best = max(values.values())
+    return [move for move, value in values.items() if value == best]
+
+
+def seed_settle_indices(correct) -> list[int]:
+    """Per seed (row), the first checkpoint index from which every answer is correct.
+
+    ``correct`` is a 2-d array of booleans, one row per seed and one column
+    per checkpoint. A row wrong at the last checkpoint gets the number of
+    checkpoints (never settled).
+    """
+    table = np.asarray(correct, dtype=bool)
+    if table.ndim != 2 or table.shape[1] == 0:
+        raise ValueError(f"correct must be a 2-d table (seeds x checkpoints) of booleans, got "
+                         f"shape {table.shape}.")
+    indices = []
+    for row in table:
+        i = row.size
+        while i > 0 and row[i - 1]:
+            i -= 1
+        indices.append(int(i))
+    return indices
+
+
+def _settle_answers(state: TicTacToe, checkpoints, seeds, exploration) -> list[int]:
+    answers = uct_answers(state.x, state.o, exploration, checkpoints, seeds)
+    return seed_settle_indices(np.isin(answers, correct_moves(state)))
+
+
+# ------------------------------------------------------------------------------ result
+
+
+@dataclass(frozen=True)
+class ConvergenceAtlas:
+    """Parameters and, per position, the settle index of every seed.
+
+    ``positions[j]`` is ``(board, seed_settle)``: the board as
+    :func:`~mctslib.experiments.running_example.board_text` writes it and one
+    checkpoint index per seed (``len(checkpoints)`` = never settled).
+    """
+
+    exploration: float
+    root_seed: int
+    seed_count: int
+    checkpoints: list
+    positions: list
+    seconds: float
+    workers: int
+    mctslib_version: str
+    rule: str = ("non-terminal positions reachable from the empty board whose legal moves do not "
+                 "all share one minimax value; correct = a move with the best minimax value")
+    settle: str = ("position settle budget = checkpoints[max over seeds of the first index from "
+                   "which that seed's most visited move is correct at every later checkpoint]; "
+                   "index len(checkpoints) = never settled (censored)")
+    command: str = COMMAND
+
+    def seeds(self) -> list[int]:
+        return derive_seeds(self.root_seed, self.seed_count)
+
+    def settle_index(self, j: int) -> int:
+        """The position's settle index: the largest of its seeds' (``len(checkpoints)`` if censored)."""
+        return max(self.positions[j][1])
+
+    def settle_budget(self, j: int) -> int | None:
+        """The position's settle budget, or None if censored."""
+        i = self.settle_index(j)
+        return self.checkpoints[i] if i < len(self.checkpoints) else None
+
+    def wrong_at_last(self, j: int) -> int:
+        """How many seeds answer wrongly at the largest budget."""
+        return sum(1 for i in self.positions[j][1] if i == len(self.checkpoints))
+
+    def index_of(self, board) -> int:
+        """The row of a position (a TicTacToe or its board text)."""
+        text = board_text(board) if isinstance(board, TicTacToe) else board
+        for j, (stored, _) in enumerate(self.positions):
+            if stored == text:
+                return j
+        raise ValueError(f"board must be a position of the atlas, got {shown(board)}.")
+
+    def to_json(self) -> str:
+        header = {name: getattr(self, name) for name in
+                  ("command", "rule", "settle", "exploration", "root_seed", "seed_count",
+                   "checkpoints", "seconds", "workers", "mctslib_version")}
+        lines = json.dumps(header, indent=1)[:-2]  # drop the closing brace, keep one object
+        rows = ",\n".join("  " + json.dumps(row) for row in self.positions)
+        return f'{lines},\n "positions": [\n{rows}\n ]\n}}'
+
+
+def run_convergence_atlas(seeds: int = SEEDS, largest: int = LARGEST, root_seed: int = ROOT_SEED,
+                          exploration: float = EXPLORATION, workers: int = 2,
+                          positions: Sequence | None = None) -> ConvergenceAtlas:
+    """Run the atlas (numba UCT, one anytime run per seed and position).
+
+    Parameters
+    ----------
+    seeds : int
+        Seeds per position, 1 to :data:`MAX_SEEDS` (16 in the stored atlas).
+    largest : int
+        The largest checkpoint, a power of 2 (2**14 in the stored atlas).
+    root_seed : int
+        Start of :func:`~mctslib.experiments.running_example.derive_seeds`.
+    exploration : float
+        UCB1's c (1.0).
+    workers : int
+        Threads; positions go to whichever thread is free (answers do not
+        depend on it).
+    positions : sequence of TicTacToe, optional
+        A subset (default :func:`atlas_positions`: all 3,191).
+
+    Returns
+    -------
+    ConvergenceAtlas
+    """
+    count = check_int("seeds", seeds, 1, MAX_SEEDS)
+    checkpoints = atlas_checkpoints(largest)
+    exploration = check_real("exploration", exploration, 0.0, 1e6)
+    workers = check_int("workers", workers, 1, MAX_WORKERS)
+    if positions is None:
+        states = atlas_positions()
+    else:
+        if isinstance(positions, (str, bytes)) or not hasattr(positions, "__iter__"):
+            raise ValueError(f"positions must be a sequence of TicTacToe positions, got "
+                             f"{shown(positions)}.")
+        states = list(positions)
+        for state in states:
+            if not isinstance(state, TicTacToe) or state.is_terminal() \
+                    or len(set(move_values(state).values())) < 2:
+                raise ValueError(f"each position must be a TicTacToe position still on whose "
+                                 f"moves do not all share one minimax value, got {shown(state)}.")
+    seed_list = derive_seeds(root_seed, count)
+    for state in states:  # solve every position before the threads start (the memo is shared)
+        correct_moves(state)
+    start = time.perf_counter()
+    uct_answers(states[0].x, states[0].o, exploration, [1], seed_list[:1])  # compile first
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        settles = list(pool.map(lambda s: _settle_answers(s, checkpoints, seed_list, exploration),
+                                states))
+    seconds = time.perf_counter() - start
+    rows = [[board_text(s), settle] for s, settle in zip(states, settles)]
+    return ConvergenceAtlas(exploration, root_seed, count, checkpoints, rows, round(seconds, 1),
+                            workers, __version__)
+
+
+def load_convergence_atlas(path=DEFAULT_PATH) -> ConvergenceAtlas:
+    """Read the stored atlas (``data/convergence_atlas.json``); a sentence if it is not one."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except OSError as error:
+        raise ValueError(f"cannot read the atlas from {path}: {error}. Regenerate it with: "
+                         f"{COMMAND}") from None
+    except json.JSONDecodeError:
+        raise ValueError(f"{path} is not JSON; regenerate it with: {COMMAND}") from None
+    try:
+        atlas = ConvergenceAtlas(**data)
+    except TypeError as error:
+        raise ValueError(f"{path} does not hold a convergence atlas ({error}).") from None
+    limit = len(atlas.checkpoints)
+    for row in atlas.positions:
+        if (not isinstance(row, list) or len(row) != 2 or len(row[1]) != atlas.seed_count
+                or any(not 0 <= i <= limit for i in row[1])):
+            raise ValueError(f"{path}: each position must be [board, {atlas.seed_count} settle "
+                             f"indices from 0 to {limit}], got {shown(row)}.")
+    return atlas
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def settle_histogram(atlas: ConvergenceAtlas) -> tuple[list[int], list[int], int]:
+    """(checkpoints, positions settling at each, censored positions): integer counts."""
+    _check_atlas(atlas)
+    counts = [0] * len(atlas.checkpoints)
+    censored = 0
+    for j in range(len(atlas.positions)):
+        i = atlas.settle_index(j)
+        if i == len(atlas.checkpoints):
+            censored += 1
+        else:
+            counts[i] += 1
+    return list(atlas.checkpoints), counts, censored
+
+
+def _check_atlas(atlas) -> None:
+    if not isinstance(atlas, ConvergenceAtlas):
+        raise ValueError(f"atlas must be a ConvergenceAtlas (from load_convergence_atlas), got "
+                         f"{type(atlas).__name__}.")
+
+
+@cache
+def _line(x: int, o: int) -> tuple[int, int]:
+    """(value for the player to move: 1 win, 0 draw, -1 loss; plies to the end) with the
+    winner taking the shortest forced win and the loser the longest resistance."""
+    state = TicTacToe(x, o)
+    if state.is_terminal():
+        return (-1 if state.winner() is not None else 0), 0  # the last mover made the line
+    best = None
+    for move in state.legal_moves():
+        child = state.play(move)
+        value, plies = _line(child.x, child.o)
+        mine = (-value, plies + 1)
+        # Higher value first; a win as short as possible, a loss as long as possible.
+        key = (mine[0], -mine[1] if mine[0] > 0 else mine[1])
+        if best is None or key > best[0]:
+            best = (key, mine)
+    return best[1]
+
+
+def forced_line_length(state: TicTacToe) -> int:
+    """Plies to the end of the game under minimax play from ``state``.
+
+    The winning side takes the shortest forced win and the losing side
+    resists longest; a drawn position runs to the full board (in
+    tic-tac-toe a draw ends only there). For a won position this is the
+    depth of the shortest proof of the win.
+    """
+    if not isinstance(state, TicTacToe):
+        raise ValueError(f"state must be a TicTacToe position, got {type(state).__name__}.")
+    return _line(state.x, state.o)[1]
+
+
+@dataclass(frozen=True)
+class HardPosition:
+    """One of the hardest positions and what explains it (end of chapter 4)."""
+
+    board: str
+    player_to_move: str
+    settle_budget: int | None
+    wrong_at_last: int
+    value: float
+    correct_moves: tuple
+    tempting_move: int
+    random_playout_margin: float
+    forced_line: int
+    refutation_line: int
+
+
+def hardest_positions(atlas: ConvergenceAtlas, count: int = 10) -> list[HardPosition]:
+    """The ``count`` positions that settle last, with the numbers that explain them.
+
+    Order: censored first, then by settle budget (largest first), then by the
+    number of seeds still wrong at the largest budget, then by the sum of the
+    seeds' settle indices (later = harder), then atlas order. For each:
+
+    - ``value``: the minimax value for the player to move (1 win, 0.5 draw);
+    - ``random_playout_margin``: the best correct move's exact random-playout
+      value minus the best wrong move's (negative: random playouts prefer a
+      wrong move, a trap);
+    - ``tempting_move``: that best wrong move;
+    - ``forced_line``: :func:`forced_line_length` of the position (a win:
+      the shortest forced win, in plies);
+    - ``refutation_line``: plies from the tempting move to the end under
+      minimax play (the move itself included): how deep the search must look
+      to see that the tempting move is wrong.
+    """
+    _check_atlas(atlas)
+    count = check_int("count", count, 1, len(atlas.positions))
+    order = sorted(range(len(atlas.positions)),
+                   key=lambda j: (-atlas.settle_index(j), -atlas.wrong_at_last(j),
+                                  -sum(atlas.positions[j][1]), j))
+    return [_explain(atlas, j) for j in order[:count]]
+
+
+def _explain(atlas: ConvergenceAtlas, j: int) -> HardPosition:
+    board = atlas.positions[j][0]
+    state = TicTacToe.from_string(board)
+    values = move_values(state)
+    random_values = random_playout_move_values(state)
+    best = correct_moves(state)
+    wrong = [m for m in values if m not in best]
+    tempting = max(wrong, key=lambda m: random_values[m])  # first of equals, in move order
+    margin = max(random_values[m] for m in best) - random_values[tempting]
+    after = state.play(tempting)
+    return HardPosition(board, "XO"[state.player_to_move], atlas.settle_budget(j),
+                        atlas.wrong_at_last(j), values[best[0]], tuple(best), tempting,
+                        margin, forced_line_length(state), 1 + forced_line_length(after))
+
+
+# ------------------------------------------------------------------------------ check
+
+
+@dataclass(frozen=True)
+class AtlasCheck:
+    """Positions re-run, and a sentence per seed whose settle index differs."""
+
+    boards: tuple
+    mismatches: tuple
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+    def summary(self) -> str:
+        if self.ok:
+            return (f"re-ran {len(self.boards)} positions: every seed settles at the stored "
+                    f"checkpoint")
+        return (f"re-ran {len(self.boards)} positions: {len(self.mismatches)} seeds differ, "
+                f"first: {self.mismatches[0]}")
+
+
+def check_convergence_atlas(atlas: ConvergenceAtlas, boards: Sequence | None = None
+                            ) -> AtlasCheck:
+    """Re-run a handful of positions with the stored seeds and compare every seed's settle index.
+
+    ``boards`` (TicTacToe positions or board texts of the atlas) defaults to
+    the three hardest positions and the first, middle and last of the atlas
+    (about two seconds). The notebook asserts ``check.ok``.
+    """
+    _check_atlas(atlas)
+    if boards is None:
+        n = len(atlas.positions)
+        hardest = [h.board for h in hardest_positions(atlas, min(3, n))]
+        boards = list(dict.fromkeys(hardest + [atlas.positions[j][0] for j in (0, n // 2, n - 1)]))
+    elif isinstance(boards, (str, bytes)) or not hasattr(boards, "__iter__"):
+        raise ValueError(f"boards must be a sequence of positions of the atlas, got "
+                         f"{shown(boards)}.")
+    rows = [atlas.index_of(board) for board in boards]
+    seeds = atlas.seeds()
+    mismatches = []
+    for j in rows:
+        board, stored = atlas.positions[j]
+        fresh = _settle_answers(TicTacToe.from_string(board), atlas.checkpoints, seeds,
+                                atlas.exploration)
+        for s, (old, new) in enumerate(zip(stored, fresh)):
+            if old != new:
+                mismatches.append(f"{board} seed #{s}: stored settle index {old}, re-run {new}")
+    return AtlasCheck(tuple(atlas.positions[j][0] for j in rows), tuple(mismatches))
+
+
+# ------------------------------------------------------------------------ command line
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog=COMMAND,
+        description=("For every tic-tac-toe position where the choice matters, the smallest "
+                     "budget from which UCT's most visited move is minimax-correct on every "
+                     "seed; stored as JSON."))
+    parser.add_argument("--out", default=str(DEFAULT_PATH), help="where to write the JSON file")
+    parser.add_argument("--seeds", type=int, default=SEEDS, help=f"seeds (default {SEEDS})")
+    parser.add_argument("--largest", type=int, default=LARGEST,
+                        help=f"largest budget, a power of 2 (default {LARGEST:,})")
+    parser.add_argument("--workers", type=int, default=2, help="threads (default 2)")
+    args = parser.parse_args(argv)
+    try:
+        atlas = run_convergence_atlas(args.seeds, args.largest, workers=args.workers)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(atlas.to_json() + "\n")
+    budgets, counts, censored = settle_histogram(atlas)
+    print("settle budget: positions  " + ", ".join(f"{b:,}: {c}" for b, c in zip(budgets, counts)
+                                                   if c) + f", never: {censored}")
+    print(f"{len(atlas.positions):,} positions x {atlas.seed_count} seeds up to "
+          f"{atlas.checkpoints[-1]:,} iterations in {atlas.seconds:.1f} s on {atlas.workers} "
+          f"threads; wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
