@@ -22,7 +22,7 @@ Rewards and regret
     lost by not pulling the best arm. It depends on the choices only, not on
     the luck of the draws, which makes curves smoother than realised regret.
 
-Why one module of about 670 lines: the runner is written against the policies'
+Why one module of about 730 lines: the runner is written against the policies'
 vectorised interface (``choose(sums, counts, pulls_done, rng)`` over all runs at
 once), and the policies exist for the runner; chapter 2 reads them together.
 """
@@ -41,6 +41,7 @@ from .._checks import (
     MAX_EXACT_COUNT,
     check_bool,
     check_callable,
+    check_choice,
     check_int,
     check_real,
     is_sequence,
@@ -466,6 +467,7 @@ class _PolicyRun:
         self.rng = rng
         self.sums = np.zeros((runs, arms.count))
         self.counts = np.zeros((runs, arms.count), dtype=np.int64)
+        self.means = np.zeros((runs, arms.count))  # sums / counts, kept by the numba engine
         self.regret = np.zeros(runs)
         self.reward = np.zeros(runs)
         self.best_pulls = np.zeros(runs, dtype=np.int64)
@@ -487,6 +489,43 @@ class _PolicyRun:
         self.best_pulls += best[choice]
         if self.choices is not None:
             self.choices[:, pulls_done] = choice
+
+    def pull_fast(self, start, stop, uniforms, tables, record_at, band) -> None:
+        """Pulls ``start .. stop - 1`` through the numba kernel, recording at checkpoints.
+
+        ``uniforms`` are the chunk's shared numbers (the ones the numpy runner turns
+        into rewards); ``tables`` holds the arms' thresholds, gaps, best arms and ln.
+        """
+        from ..fast import bandits as fast_bandits  # numba loads only when asked for (seconds)
+
+        runs, arms = self.counts.shape
+        policy = self.policy
+        explore_uniforms = np.zeros((0, 0))
+        explore_arms = np.zeros((0, 0), dtype=np.int64)
+        if isinstance(policy, EpsilonGreedy):
+            # The numpy policy's draws, in its order: one coin and one arm per run per pull
+            # after the first round.
+            explore_uniforms = np.zeros((stop - start, runs))
+            explore_arms = np.zeros((stop - start, runs), dtype=np.int64)
+            for pulls_done in range(max(start, arms), stop):
+                explore_uniforms[pulls_done - start] = self.rng.random(runs)
+                explore_arms[pulls_done - start] = self.rng.integers(arms, size=runs)
+        kind, c, epsilon = _kernel_policy(policy)
+        choices = self.choices if self.choices is not None else np.zeros((1, 1), dtype=np.int8)
+        win_probs, win_or_draw_probs, gaps, best, log_table = tables
+        checkpoints_here = [p for p in record_at if start < p <= stop]
+        segment_start = start
+        for segment_stop in checkpoints_here + [stop]:
+            if segment_stop > segment_start:
+                fast_bandits.play_pulls(
+                    kind, c, epsilon, float(self.offset), float(self.stretch), win_probs,
+                    win_or_draw_probs, gaps, best, uniforms, start, explore_uniforms,
+                    explore_arms, log_table, segment_start, segment_stop, self.sums,
+                    self.counts, self.means, self.regret, self.reward, self.best_pulls, choices,
+                    self.choices is not None)
+                segment_start = segment_stop
+                if segment_stop in checkpoints_here:
+                    self.record(segment_stop, band)
 
     def record(self, pulls_done: int, band) -> None:
         low, high = np.percentile(self.regret, band)  # sorted values, interpolated: no sum
@@ -512,6 +551,17 @@ class _PolicyRun:
             best_arms=best.copy(),
             band_percentiles=tuple(band),
         )
+
+
+def _kernel_policy(policy) -> tuple[int, float, float]:
+    """The numba kernel's policy kind, exploration constant and epsilon."""
+    from ..fast import bandits as fast_bandits
+
+    if isinstance(policy, UCB1):
+        return fast_bandits.UCB1, float(policy.c), 0.0
+    if isinstance(policy, EpsilonGreedy):
+        return fast_bandits.EPSILON_GREEDY, 0.0, float(policy.epsilon)
+    return fast_bandits.GREEDY, 0.0, 0.0
 
 
 def _smallest_int(arms: int):
@@ -545,6 +595,7 @@ def run_experiment(
     chunk: int = 250,
     record_choices: bool = False,
     band: tuple[float, float] = BAND_PERCENTILES,
+    engine: str = "numpy",
 ) -> list[BanditResult]:
     """Run every policy ``runs`` times for ``pulls`` pulls on the same arms.
 
@@ -568,6 +619,12 @@ def run_experiment(
         Keep every arm chosen in ``BanditResult.choices`` (memory: runs x pulls).
     band : (float, float)
         Percentiles across runs reported as the band (default 10th-90th).
+    engine : {"numpy", "numba"}
+        ``"numpy"`` (default) runs the readable vectorised code below;
+        ``"numba"`` hands the pulls to :func:`mctslib.fast.bandits.play_pulls`,
+        which repeats the same operations in the same order, three to four
+        times faster, with identical results for the same seed (chapter 2's
+        sweep over horizons up to 100,000 pulls uses it).
 
     Returns
     -------
@@ -614,6 +671,7 @@ def run_experiment(
         check_callable("callback", callback)
     record_choices = check_bool("record_choices", record_choices)
     band = _check_band(band)
+    engine = check_choice("engine", engine, ("numpy", "numba"))
     per_chunk = min(chunk, pulls) * runs * arms.count
     if per_chunk > MAX_ARRAY:
         raise ValueError(f"chunk * runs * arms must be at most 2**27 (the uniform numbers drawn "
@@ -633,6 +691,11 @@ def run_experiment(
     best = gaps == 0.0
     record_at = set(checkpoints(pulls).tolist())
     rows = np.arange(runs)
+    if engine == "numba":
+        # ln N from Python's math.log, the function the numpy runner calls (no libm drift).
+        log_table = np.array([0.0] + [math.log(n) for n in range(1, pulls + 1)])
+        tables = (arms.win_probs, arms.win_probs + arms.draw_probs, gaps, best, log_table)
+        record_list = sorted(record_at)
 
     def results(pulls_done: int, final: bool) -> list[BanditResult]:
         # Live frames skip the recorded choices: copying them every chunk would be slow.
@@ -641,8 +704,16 @@ def run_experiment(
     with progress_bar(pulls, "bandit pulls", unit="pull") as bar:
         for start in range(0, pulls, chunk):
             stop = min(start + chunk, pulls)
+            uniforms = arm_rng.random((stop - start, runs, arms.count))
+            if engine == "numba":
+                for state in states:
+                    state.pull_fast(start, stop, uniforms, tables, record_list, band)
+                bar.update(stop - start)
+                if callback is not None and stop < pulls:
+                    callback(results(stop, final=False))
+                continue
             # Shared by all policies: rewards[t, run, arm] for the pulls start..stop-1.
-            rewards = arms._rewards(arm_rng.random((stop - start, runs, arms.count)))
+            rewards = arms._rewards(uniforms)
             for state in states:
                 for pulls_done in range(start, stop):
                     state.pull(pulls_done, rewards[pulls_done - start], gaps, best, rows)
