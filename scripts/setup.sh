@@ -4,7 +4,8 @@
 #     which also installs mctslib itself in editable mode;
 #   - MathJax, require.js and the widget manager from the npm registry into book/_vendor,
 #     so the published pages load nothing from the internet;
-#   - Debian's Chromium for the browser tests (only when running as root and it is missing);
+#   - Debian's Chromium for the browser tests and Debian's Graphviz (`dot`, for the tree
+#     explorer's layouts), each only when running as root and it is missing;
 #   - the book, built with warnings as errors, into _build/html.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,12 +24,17 @@ bash scripts/vendor_js.sh
 # chapter that did so under nbval would fail (an unexpected stderr output).
 python -c "import matplotlib.pyplot"
 
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian packages: Chromium for the browser tests, Graphviz's `dot` for the tree layouts.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "Installing Debian's chromium for the browser tests..."
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    echo "Installing Debian's ${missing[*]}..."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "NOTE: the browser tests need Chromium at /usr/bin/chromium (e.g. 'sudo apt-get install chromium')."
+    echo "NOTE: needs Debian's ${missing[*]} (e.g. 'sudo apt-get install ${missing[*]}'):" \
+      "Chromium at /usr/bin/chromium for the browser tests, Graphviz's dot for the tree layouts."
   fi
 fi
 

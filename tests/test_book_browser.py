@@ -1,10 +1,13 @@
 """Every page of the built book, opened in headless Chromium as a reader would.
 
 The book is served from 127.0.0.1 and nothing may be fetched from anywhere else. On each
-page listed in ``_toc.yml`` the math must be typeset by MathJax, every figure must load,
-stored widgets must be drawn by the widget manager, and the only JavaScript errors allowed
-are the known, harmless ones listed below. A screenshot of each page is saved to a
-temporary folder (printed with ``pytest -s`` and in the run's summary).
+page listed in ``_toc.yml`` the math must be typeset by MathJax, every figure must load and
+carry alt text, stored widgets must be drawn by the widget manager (math in their labels
+typeset by the book's MathJax 3), no code scrolls sideways at the default width, and there
+is no JavaScript error at all: no uncaught exception and nothing logged as an error. Each
+chapter is also opened in the theme's dark mode, where every figure must sit on a light
+background. The offline search box must find terms of the book. Screenshots (light and dark)
+are saved to a temporary folder (printed with ``pytest -s`` and in the run's summary).
 """
 
 from __future__ import annotations
@@ -14,28 +17,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from browser import chromium, count_image_outputs, is_local, serve_folder, toc_docnames
+from browser import (
+    BUILD_HTML,
+    VIEWPORT,
+    chromium,
+    count_image_outputs,
+    is_local,
+    serve_folder,
+    toc_docnames,
+)
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
-# Known JavaScript errors of the toolchain, each harmless to a reader (why, in the value).
-KNOWN_PAGE_ERRORS = {
-    "Identifier 'THEBE_JS_URL' has already been declared": (
-        "Jupyter Book 1 writes sphinx-thebe's configuration script twice on every page; "
-        "Thebe is off, nothing uses it"
-    ),
-}
-# Only on pages with widgets: the widget manager (embed-amd.js) calls MathJax 2's
-# MathJax.Hub.Queue to typeset widget labels, but the book loads MathJax 3. Widgets still
-# render; only math inside widget labels would stay raw (the raw-TeX check catches that).
-KNOWN_WIDGET_PAGE_ERRORS = {"Cannot read properties of undefined (reading 'Queue')"}
-KNOWN_CONSOLE_ERRORS = {
-    # pydata-sphinx-theme on a first visit (no stored light/dark choice) falls back to "auto".
-    "Got invalid theme mode",
-    # A missing file: reported with its URL by test_no_missing_files instead.
-    "Failed to load resource",
-}
 # TeX that MathJax should have replaced: \( \) \[ \] $$ \begin{ or $...$ on one line.
 RAW_TEX = re.compile(r"\\[()\[\]]|\$\$|\\begin\{|\$[^\s$][^$\n]*\$")
 WIDGET_FAILURE_TEXT = ("Loading widget", "Error displaying widget", "model not found")
@@ -58,7 +52,16 @@ PAGE_FACTS_JS = """() => {
       src: img.getAttribute('src'),
       loaded: img.complete && img.naturalWidth > 0,
       inOutput: img.closest('.cell_output') !== null && img.closest('.jupyter-widgets, .widget-image') === null,
+      alt: (img.getAttribute('alt') || '').trim(),
     })),
+    // Code or printed text wider than its box: the reader would have to scroll sideways.
+    overflowing: Array.from(article.querySelectorAll('pre'))
+      .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+      .map(pre => {
+        const longest = pre.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a), '');
+        const where = pre.closest('.cell_output') ? 'output' : (pre.closest('.cell_input') ? 'code cell' : 'code block');
+        return `${where} (${pre.scrollWidth} px in ${pre.clientWidth} px): ${longest.trim().slice(0, 90)}`;
+      }),
     widgetViews: views.length,
     widgetsDrawn: views.filter(v => {
       const drawn = v.parentElement.querySelector('.jupyter-widgets');
@@ -216,18 +219,154 @@ def test_stored_widgets_are_drawn(visit, docname):
 
 
 @pytest.mark.parametrize("docname", DOCNAMES)
-def test_no_unexpected_javascript_errors(visit, docname):
+def test_no_javascript_errors(visit, docname):
+    """No exception and no console error at all (a missing file is one too, with its URL)."""
     page = visit(docname)
-    known = set(KNOWN_PAGE_ERRORS)
-    if page.facts.get("widgetViews"):
-        known |= KNOWN_WIDGET_PAGE_ERRORS
-    errors = [error for error in page.page_errors if not any(k in error for k in known)]
-    errors += [
-        error
-        for error in page.console_errors
-        if not any(known_error in error for known_error in KNOWN_CONSOLE_ERRORS)
-    ]
+    errors = [f"uncaught: {error}" for error in page.page_errors]
+    errors += [f"console: {error}" for error in page.console_errors]
     assert not errors, f"{docname}: JavaScript errors:\n" + "\n".join(errors)
+
+
+@pytest.mark.parametrize("docname", DOCNAMES)
+def test_every_figure_has_alt_text(visit, docname):
+    images = [image for image in visit(docname).facts["images"] if image["inOutput"]]
+    missing = [image["src"] for image in images if not image["alt"]]
+    assert not missing, (
+        f"{docname}: figures without alt text (cell metadata mystnb.image.alt; "
+        f"tests/test_figure_alt_text.py names the cells): {missing}"
+    )
+
+
+@pytest.mark.parametrize("docname", DOCNAMES)
+def test_nothing_scrolls_sideways(visit, docname):
+    overflowing = visit(docname).facts["overflowing"]
+    assert not overflowing, (
+        f"{docname}: text wider than the page at {VIEWPORT['width']} px (shorten the line, "
+        "or the printed output):\n" + "\n".join(overflowing)
+    )
+
+
+WIDGET_MATH_JS = """async () => {
+  const htmlManager = await new Promise(resolve =>
+    window.require(['@jupyter-widgets/html-manager'], resolve));
+  const manager = new htmlManager.HTMLManager();
+  const host = document.createElement('div');
+  document.querySelector('article').prepend(host);
+  const model = await manager.new_model({
+    model_name: 'LabelModel', model_module: '@jupyter-widgets/controls',
+    model_module_version: '2.0.0', model_id: 'test-label-with-math'},
+    {value: 'bonus $c\\\\sqrt{\\\\ln N / n}$'});
+  await manager.display_view(await manager.create_view(model), host);
+  for (let i = 0; i < 50 && !host.querySelector('mjx-container'); i++) {
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
+  const typeset = host.querySelector('mjx-container') !== null;
+  host.remove();
+  return typeset;
+}"""
+
+
+def test_math_in_widget_labels_is_typeset(book_url, book_browser):
+    """A Label widget holding $...$, drawn by the page's own widget manager, shows MathJax."""
+    widget_pages = [name for name in DOCNAMES if "widgets-mathjax3.js" in page_html(name)]
+    assert widget_pages, "no page loads the widget manager with widgets-mathjax3.js"
+    context, _ = book_browser
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(error.message))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    try:
+        page.goto(book_url + widget_pages[0] + ".html", wait_until="load")
+        wait_until_drawn(page)
+        typeset = page.evaluate(WIDGET_MATH_JS)
+    finally:
+        page.close()
+    assert not errors, f"{widget_pages[0]}: JavaScript errors while drawing the label: {errors}"
+    assert typeset, f"{widget_pages[0]}: the widget label's math was not typeset by MathJax"
+
+
+def page_html(docname: str) -> str:
+    path = BUILD_HTML / f"{docname}.html"
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+# Luminance (0 black .. 1 white) of a figure's frame in dark mode must be at least LIGHT (the
+# theme's light box is about 0.83, white 1); the page behind it at most DARK.
+LIGHT = 0.75
+DARK = 0.35
+
+
+def luminance(pixels) -> float:
+    """Median luminance of RGB(A) pixels (floats in 0..1; sRGB values, Rec. 709 weights)."""
+    import numpy as np
+
+    rgb = pixels[..., :3].reshape(-1, 3)
+    return float(np.median(rgb[:, 0] * 0.2126 + rgb[:, 1] * 0.7152 + rgb[:, 2] * 0.0722))
+
+
+@pytest.mark.parametrize("docname", [name for name in DOCNAMES if name.startswith("notebooks/")])
+def test_figures_are_readable_in_dark_mode(book_url, book_browser, screenshot_dir, docname):
+    """One dark-mode screenshot per chapter; the page is dark and every figure's frame light."""
+    import io
+
+    import matplotlib.image
+
+    context, _ = book_browser
+    page = context.new_page()
+    page.emulate_media(color_scheme="dark")  # the theme follows the system (default_mode auto)
+    try:
+        page.goto(book_url + docname + ".html", wait_until="load")
+        wait_until_drawn(page)
+        theme = page.evaluate("document.documentElement.dataset.theme")
+        shot = screenshot_dir / f"book-dark-{docname.replace('/', '-')}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"\ndark-mode screenshot of {docname}: {shot}")
+        corner = page.screenshot(clip={"x": 0, "y": 0, "width": 40, "height": 40})
+        body = matplotlib.image.imread(io.BytesIO(corner))
+        figures = page.locator("div.cell_output img")
+        frames = []
+        for index in range(figures.count()):
+            figure = figures.nth(index)
+            if figure.locator("xpath=ancestor::*[contains(@class, 'jupyter-widgets')]").count():
+                continue  # images drawn inside widgets are the widget's business
+            figure.scroll_into_view_if_needed()
+            pixels = matplotlib.image.imread(io.BytesIO(figure.screenshot()))
+            # Strips just inside each edge of the image box (its padding: the frame).
+            frame = [pixels[2:5], pixels[-5:-2], pixels[:, 2:5], pixels[:, -5:-2]]
+            frames.append((figure.get_attribute("src"), min(luminance(edge) for edge in frame)))
+    finally:
+        page.close()
+    assert theme == "dark", f"{docname}: the theme did not switch to dark mode (got {theme!r})"
+    assert luminance(body) < DARK, f"{docname}: the page background is not dark in dark mode"
+    dark = [f"{src} (edge luminance {value:.2f})" for src, value in frames if value < LIGHT]
+    assert not dark, f"{docname}: figures without a light background in dark mode: {dark}"
+
+
+@pytest.mark.parametrize("term", ["UCB1", "regret"])
+def test_search_box_finds(book_url, book_browser, term):
+    """The theme's search (Sphinx's offline index) lists chapters for a term of the book.
+
+    "virtual loss" joins this list when the parallel-search chapter exists.
+    """
+    context, _ = book_browser
+    page = context.new_page()
+    try:
+        page.goto(f"{book_url}search.html?q={term}", wait_until="load")
+        try:
+            page.wait_for_function(
+                "() => document.querySelectorAll('#search-results li, ul.search li').length > 0",
+                timeout=15_000,
+            )
+        except PlaywrightTimeout:
+            pass  # the assertion says what was found
+        hits = page.evaluate(
+            "() => Array.from(document.querySelectorAll('#search-results li a, ul.search li a'))"
+            ".map(a => a.getAttribute('href'))"
+        )
+    finally:
+        page.close()
+    chapters = [href for href in hits if href and "notebooks/" in href]
+    assert chapters, f"searching {term!r} found no chapter (hits: {hits})"
 
 
 def test_the_book_has_math_figures_and_widgets(visit):

@@ -163,3 +163,48 @@ def test_no_paths_of_the_build_machine(built_book, kind):
             context = text[max(0, match.start() - 60) : match.end() + 60].replace("\n", " ")
             leaks.append(f"{path.relative_to(built_book)}: ...{context}...")
     assert not leaks, "absolute paths of the build machine in the book:\n" + "\n".join(leaks[:20])
+
+
+def test_bibliography_labels_match_the_citations(built_book, toc):
+    """A citation "[Auer et al., 2002]" leads to the entry labelled "Auer et al., 2002"."""
+    label_of: dict[tuple[Path, str], str] = {}
+    mismatches, checked = [], 0
+    for page in toc:
+        html = built_book / page.html
+        for citation in read_html(html).select("span.bibtex-citation"):
+            for link in citation.select("a[href]"):
+                target, fragment = resolve(html, link["href"])
+                if (target, fragment) not in label_of:
+                    entry = read_html(target).find(id=fragment) if target.is_file() else None
+                    label = entry.select_one(".label") if entry is not None else None
+                    label_of[(target, fragment)] = words(label.get_text()) if label else ""
+                label, cited = label_of[(target, fragment)].strip("[]"), words(link.get_text())
+                checked += 1
+                if label != cited:
+                    mismatches.append(
+                        f"{page.html}: cites {cited!r}, the references page labels it {label!r}"
+                    )
+    assert checked, "no citation links to check"
+    assert not mismatches, "\n".join(mismatches)
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_no_inline_script_is_written_twice(built_book):
+    """A configuration script written twice re-declares its constants: a JavaScript error.
+
+    (Sphinx 7 writes an extension's inline script twice when the extension adds it after the
+    builder starts; sphinx-thebe's did, on every page, until sphinx_thebe was dropped.)
+    """
+    doubled = []
+    for path in html_files(built_book):
+        seen = set()
+        for script in read_html(path).find_all("script", src=False):
+            body = script.get_text().strip()
+            if re.match(r"(const|let)\s", body):  # `var` may be declared twice; these may not
+                if body in seen:
+                    doubled.append(f"{path.relative_to(built_book)}: {body[:80]}")
+                seen.add(body)
+    assert not doubled, "inline scripts declared twice on a page:\n" + "\n".join(doubled)
