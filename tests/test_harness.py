@@ -75,7 +75,36 @@ def test_the_brief_claims_hold_at_2000_and_fail_at_500():
     weak = run_harness(500, engine="numba")
     assert strong.as_x[2] == strong.as_o[2] == 0  # never loses
     assert strong.found == strong.single_win_positions
+    assert strong.lost_games == ()
     assert weak.as_o[2] > 0  # loses some games as O with 500 iterations
+    # The chapter shows these two games: both lost as O.
+    assert [(game.search_player, game.game) for game in weak.lost_games] == [(1, 304), (1, 358)]
+
+
+def test_lost_games_are_recorded_alike_by_both_engines_and_replay():
+    # At 10 iterations the search loses in both seats within a dozen games.
+    python = run_harness(iterations=10, engine="python", games=12)
+    fast = run_harness(iterations=10, engine="numba", games=12)
+    assert python.lost_games == fast.lost_games
+    lost = fast.lost_games
+    assert len(lost) == fast.as_x[2] + fast.as_o[2] == 7
+    assert {game.search_player for game in lost} == {0, 1}
+    for game in lost:
+        positions = game.positions()
+        assert len(positions) == len(game.moves) + 1
+        assert positions[-1].is_terminal() and positions[-1].result(game.search_player) == 0.0
+        plies = game.search_plies()
+        assert all(positions[ply].player_to_move == game.search_player for ply in plies)
+        for ply in plies:  # the readable engine, restarted from the recorded state, agrees
+            search = game.search_before(ply, iterations=10, exploration=1.0)
+            assert search.choose(positions[ply]) == game.moves[ply]
+
+
+def test_search_before_refuses_an_opponent_move():
+    game = run_harness(iterations=10, engine="numba", games=12).lost_games[0]
+    opponent_ply = next(ply for ply, state in enumerate(game.search_states) if state is None)
+    with pytest.raises(ValueError, match="ply must be one of the search's moves"):
+        game.search_before(opponent_ply, iterations=10)
 
 
 def test_single_winning_move_positions_are_in_depth_first_order():
