@@ -9,7 +9,8 @@ number (:mod:`mctslib.experiments.harness`). One iteration has four phases:
    the child chosen by the selection rule (UCB1 by default);
 2. **expansion**: if the game is not over and the node was visited before (or
    is the root), add all its children at once, in a shuffled order, and step
-   into the first;
+   into the first (``expansion="one"`` adds one child per visit instead, see
+   :class:`UCTSearch`);
 3. **simulation**: finish the game with uniformly random moves; none of the
    playout's positions enter the tree;
 4. **backpropagation**: every node on the path gains a visit and the reward
@@ -27,7 +28,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from .._checks import check_int, check_real
+from .._checks import check_choice, check_int, check_real
 from ..games.base import GameState, check_game_state
 from ..learners.ucb1 import ucb1_bonus
 from ..rng import move_source
@@ -39,16 +40,21 @@ from .minimax import check_budget
 MAX_ITERATIONS = 10_000_000
 #: The largest time budget per search, in seconds (a day).
 MAX_SECONDS = 86_400.0
+#: The expansion variants: all children at once, or one new child per visit.
+EXPANSIONS = ("all", "one")
 
 
 class Node:
     """One position in the tree, with the statistics of the move that led to it.
 
     ``wins`` is counted for ``mover``, the player who made ``move``; the
-    root has no move and ``mover`` None.
+    root has no move and ``mover`` None. ``untried`` is used by
+    ``expansion="one"`` only: the moves not yet made children, in the order
+    they will be added (None until the node is first expanded, and always
+    None with the default ``expansion="all"``).
     """
 
-    __slots__ = ("children", "depth", "move", "mover", "parent", "visits", "wins")
+    __slots__ = ("children", "depth", "move", "mover", "parent", "untried", "visits", "wins")
 
     def __init__(self, move: Hashable | None, mover: int | None, parent: Node | None):
         self.move = move
@@ -61,6 +67,7 @@ class Node:
         except (AttributeError, TypeError):
             raise ValueError(f"parent must be a Node or None, got {type(parent).__name__}.") from None
         self.children: list[Node] = []
+        self.untried: list | None = None
         self.visits = 0
         self.wins = 0.0
 
@@ -171,11 +178,22 @@ class UCTSearch:
         Deepest level whose nodes may be expanded below (root = 0). ``None``
         grows the tree without limit; ``1`` expands the root only, which turns
         UCT into *flat UCB*: one bandit over the root moves.
+    expansion : {"all", "one"}
+        ``"all"`` (the default, and the published harness) creates every
+        child of a node at its expansion. ``"one"`` shuffles the legal moves
+        the same way (same random draws) but creates one child per visit, in
+        that order; selection descends below a node only once all its moves
+        are children. With :class:`UCB1Rule`, which tries unvisited children
+        first in tree order, both variants grow the same visits and wins node
+        for node, and ``"one"`` creates only nodes it visits (the UCT chapter
+        measures this); with a selection rule that does not try every child
+        first, the two search differently.
     """
 
     def __init__(self, exploration: float = math.sqrt(2.0), iterations: int | None = 1000,
                  seconds: float | None = None, seed=None,
-                 selection: Callable[[Node], Node] | None = None, max_depth: int | None = None):
+                 selection: Callable[[Node], Node] | None = None, max_depth: int | None = None,
+                 expansion: str = "all"):
         if (iterations is None) == (seconds is None):
             raise ValueError("give exactly one budget: iterations or seconds.")
         self.iterations = (None if iterations is None
@@ -188,6 +206,7 @@ class UCTSearch:
         self.selection = selection or UCB1Rule(exploration)
         self.source = move_source(seed)
         self.max_depth = None if max_depth is None else check_int("max_depth", max_depth, 1)
+        self.expansion = check_choice("expansion", expansion, EXPANSIONS)
         self.root: Node | None = None
 
     def search(self, state: GameState) -> Node:
@@ -218,8 +237,12 @@ class UCTSearch:
         self.backpropagate(node, final.result(node.mover))
 
     def select(self, node: Node, state: GameState) -> tuple[Node, GameState]:
-        """Descend by the selection rule while the node has children."""
-        while node.children:
+        """Descend by the selection rule while the node has children and no untried move.
+
+        Only ``expansion="one"`` leaves untried moves: such a node stops the
+        descent, and the expansion step adds its next child.
+        """
+        while node.children and not node.untried:
             child = self.selection(node)
             try:  # free until it fires: a rule of one's own that answers something else is named
                 move = child.move
@@ -236,12 +259,21 @@ class UCTSearch:
         Children are shuffled (Fisher-Yates on the search's random source) so
         that the order of legal moves does not favour any move when visits tie.
         ``max_depth`` limits how deep the tree may grow (1 gives flat UCB).
+        With ``expansion="one"`` the shuffled moves are kept in ``node.untried``
+        and only the next one becomes a child at each visit.
         """
         if state.is_terminal() or not (node.visits > 0 or node is root):
             return node, state
         if self.max_depth is not None and node.depth >= self.max_depth:
             return node, state
         mover = state.player_to_move
+        if self.expansion == "one":
+            if node.untried is None:
+                # Reversed, so that pop() from the end takes the moves in shuffled order.
+                node.untried = _shuffled(state.legal_moves(), self.source)[::-1]
+            child = Node(node.untried.pop(), mover, node)
+            node.children.append(child)
+            return child, state.play(child.move)
         node.children = [Node(move, mover, node)
                          for move in _shuffled(state.legal_moves(), self.source)]
         child = node.children[0]
