@@ -187,7 +187,7 @@ class FlatMCResult:
         return means - half_width, means + half_width
 
     def clearly_worse(self, z: float = 1.96) -> tuple:
-        """Moves whose whole interval lies below the best move's interval.
+        """Moves whose whole interval lies below the leader's interval (the best mean so far).
 
         "Clearly worse" in chapter 1's sense: with intervals of ``z``
         standard errors (95% for 1.96), the data already rule out that the

@@ -117,8 +117,8 @@ def parent_visits_sentence(step: UCB1Step, digits: int = 3) -> str:
     below = sum(row.visits for row in step.rows)
     if step.parent_rule == "sum_plus_one":
         sentence = (f"N = {terms} + 1 = {step.parent_visits} (one more than the children's "
-                    f"visits, as at every node of the book's UCT except the root: its first "
-                    f"visit ended in a playout before it had children)")
+                    f"visits, as at every node with children in the book's UCT except the root: its "
+                    f"first visit ended in a playout before it had children)")
     elif step.parent_rule == "given":
         added = f"{terms} = {below}" if len(step.rows) > 1 else terms
         sentence = f"N = {step.parent_visits} (given; the children's visits add up to {added})"
