@@ -150,6 +150,9 @@ def count_image_outputs(notebook: Path) -> int:
         for output in cell.get("outputs", []):
             shown = next((m for m in MYST_NB_HTML_PRIORITY if m in output.get("data", {})), "")
             count += shown.startswith("image/")
+            if shown == "text/html":  # pictures inside HTML (the tree explorer's static steps)
+                html = output["data"]["text/html"]
+                count += ("".join(html) if isinstance(html, list) else html).count("<img")
     return count
 
 

@@ -204,8 +204,10 @@ _ON_CLICK = ("var g=event.target.closest('g.node');"
              "input.dispatchEvent(new Event('input',{bubbles:true}));")
 # After each redraw a wide tree scrolls so that the action stays in view: the node marked new,
 # else the deepest lit node, else the picked one, else the root. HTML widgets run no
-# <script>, but an image that fails to load runs its onerror handler once it is in the page.
-_FOLLOW = ("<img src='data:,' alt='' style='display:none' onerror=\""
+# <script>, but an image runs its onload handler once it is in the page (a 1x1 transparent GIF,
+# which loads, so the published book shows no broken image).
+_PIXEL = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
+_FOLLOW = (f"<img src='{_PIXEL}' alt='' style='display:none' onload=\""
            "var c=this.parentNode;if(c.scrollWidth<=c.clientWidth&&c.scrollHeight<=c.clientHeight)"
            "return;var lit=c.querySelectorAll('g.node.tree-lit');"
            "var t=c.querySelector('g.tree-new')||lit[lit.length-1]||"
