@@ -107,7 +107,77 @@ def test_hardest_positions_are_ordered_and_explained(stored):
         state = TicTacToe.from_string(h.board)
         assert set(h.correct_moves) == set(ca.correct_moves(state))
         assert h.tempting_move not in h.correct_moves
-        assert 1 <= h.forced_line <= 9 and 1 <= h.refutation_line <= 9
+        assert h.copies == 1 and h.lowest_settle_budget == h.settle_budget
+        # forced: won positions only; refute: losing tempting moves only
+        assert (h.forced_line is not None) == (h.value == 1.0)
+        assert (h.refutation_line is not None) == (h.tempting_value == 0.0)
+
+
+def test_forced_and_refutation_are_defined_only_where_they_mean_something(stored):
+    # X1/O6: the tempting centre draws, so it has no refutation; the win takes 5 plies
+    h = ca._explain(stored, stored.index_of(".X./.../O.."))
+    assert (h.value, h.tempting_move, h.tempting_value) == (1.0, 4, 0.5)
+    assert (h.forced_line, h.refutation_line) == (5, None)
+    # O answering a corner opening: a draw (no forced win); the tempting corner 2 loses in 6
+    h = ca._explain(stored, stored.index_of("X../.../..."))
+    assert (h.value, h.tempting_move, h.tempting_value) == (0.5, 2, 0.0)
+    assert (h.forced_line, h.refutation_line) == (None, 6)
+    # X must block at 7; any other move lets O win at once: refuted in 2 plies (it and the win)
+    *_, value, best, _tempting, tempting_value, _margin, forced, refute = ca._traits("XOX/.O./...")
+    assert (value, best, tempting_value, forced, refute) == (0.5, (7,), 0.0, None, 2)
+
+
+def test_symmetries_of_a_board():
+    images = ca.board_symmetries(".X./.../O..")
+    assert len(images) == 8 and ".X./.../O.." in images
+    # the three harness misses of chapter 4b are one position turned and mirrored
+    assert {".../..X/O..", "..O/.../.X."} <= set(images)
+    assert len(ca.board_symmetries("X../.../...")) == 4  # a corner opening: 4 corners
+    assert ca.board_symmetries(".../.X./...") == [".../.X./..."]
+    assert all(ca.canonical_board(b) == images[0] for b in images)
+    with pytest.raises(ValueError, match="board text"):
+        ca.board_symmetries("X..")
+
+
+def test_symmetry_classes_and_hardest_classes(stored):
+    classes = ca.symmetry_classes(stored)
+    assert len(classes) == 431
+    assert sum(len(c.rows) for c in classes) == len(stored.positions)
+    for c in classes[:50]:  # every copy of a class is an image of its canonical board
+        assert {stored.positions[j][0] for j in c.rows} == set(ca.board_symmetries(c.canonical))
+    hardest = ca.hardest_classes(stored, 10)
+    assert len({ca.canonical_board(h.board) for h in hardest}) == 10
+    ranges = {ca.canonical_board(h.board): (h.copies, h.lowest_settle_budget, h.settle_budget)
+              for h in hardest[:4]}
+    assert ranges == {ca.canonical_board(".X./.../O.."): (8, 724, 1448),   # X1/O6
+                      ca.canonical_board("X../..O/..."): (8, 362, 1448),   # X0/O5
+                      ca.canonical_board("X../.../..."): (4, 1024, 1448),  # corner openings
+                      ca.canonical_board(".X./.../..."): (4, 1448, 1448)}  # edge openings
+    settles = [h.settle_budget for h in hardest]
+    assert settles == sorted(settles, reverse=True)
+    assert all(h.lowest_settle_budget <= h.settle_budget for h in hardest)
+
+
+def test_difficulty_table(stored):
+    table = ca.difficulty_table(stored)
+    assert sum(n for row in table.cells for n, _ in row) == len(stored.positions)
+    low, high = table.column_labels[0], table.column_labels[-1]
+    assert [table.median(r, low) for r in ("2-3", "4-5", "6-7")] == [45, 256, 724]
+    assert [table.median(r, high) for r in ("2-3", "4-5", "6-7")] == [11, 32, 91]
+    assert table.count("6-7", low) == 8 and table.count("tempting move draws", high) == 656
+    # hard = deep refutation and small margin together: each row falls as the margin grows
+    for row in table.row_labels:
+        assert table.median(row, low) > table.median(row, high)
+    with pytest.raises(ValueError, match="increasing"):
+        ca.difficulty_table(stored, margin_edges=(0.15, 0.05))
+
+
+def test_difficulty_median_is_the_lower_median():
+    atlas = ca.ConvergenceAtlas(1.0, 1, 1, [1, 2, 3, 4], [[".X./.../O..", [0]],
+                                                          [".../..X/O..", [3]]], 0.0, 1, "t")
+    table = ca.difficulty_table(atlas)
+    assert table.count("tempting move draws", table.column_labels[0]) == 2
+    assert table.median("tempting move draws", table.column_labels[0]) == 1  # not 2.5
 
 
 def test_stored_check_passes_and_detects_a_planted_change(stored):
@@ -155,6 +225,13 @@ def test_views(stored):
     assert len(fig.axes) == 10
     text = atlas_summary(histogram, hardest)
     assert "3,191 positions" in text and hardest[0].board in text
+    assert "copies" not in text and "\u2014" in text  # drawn positions have no forced win
+    classes = ca.hardest_classes(stored, 10)
+    text = atlas_summary(histogram, classes)
+    assert "copies" in text and "724-1,448" in text
+    fig = draw_hardest_positions(classes)
+    assert "symmetry classes" in fig._suptitle.get_text()
+    assert "8 copies settle at 724-1,448" in fig.axes[0].get_title()
     with pytest.raises(ValueError, match="triple"):
         plot_settle_histogram([1, 2])
     with pytest.raises(ValueError, match="non-empty list"):

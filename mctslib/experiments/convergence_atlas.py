@@ -37,20 +37,30 @@ so each position costs 16 runs of 16,384 iterations. Seeds come from
 
 (it prints how long it took: 252 s for the stored atlas on this two-core
 machine, shared with other jobs at the time). :func:`load_convergence_atlas` reads the stored result,
-:func:`hardest_positions` explains the hardest ones and
-:func:`check_convergence_atlas` re-runs a handful of positions against it.
+:func:`hardest_positions` explains the hardest ones, :func:`symmetry_classes`
+and :func:`hardest_classes` group the positions by the board's eight
+symmetries (a copy's settle budget is a second measurement of the same
+position, so the range over copies gauges the seed noise),
+:func:`difficulty_table` relates the settle budget to the refutation depth and
+the random-playout margin, and :func:`check_convergence_atlas` re-runs a
+handful of positions against it. Every summary reads the stored data; none
+re-runs UCT.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import itertools
 import json
 import math
+import statistics
 import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -67,16 +77,23 @@ __all__ = [
     "DEFAULT_PATH",
     "AtlasCheck",
     "ConvergenceAtlas",
+    "DifficultyTable",
     "HardPosition",
+    "SymmetryClass",
     "atlas_checkpoints",
     "atlas_positions",
+    "board_symmetries",
+    "canonical_board",
     "check_convergence_atlas",
+    "difficulty_table",
     "forced_line_length",
+    "hardest_classes",
     "hardest_positions",
     "load_convergence_atlas",
     "run_convergence_atlas",
     "seed_settle_indices",
     "settle_histogram",
+    "symmetry_classes",
 ]
 
 EXPLORATION = 1.0
@@ -354,7 +371,15 @@ def forced_line_length(state: TicTacToe) -> int:
 
 @dataclass(frozen=True)
 class HardPosition:
-    """One of the hardest positions and what explains it (end of chapter 4)."""
+    """One of the hardest positions (or symmetry classes) and what explains it (chapter 4b).
+
+    ``forced_line`` is None unless the position is won; ``refutation_line``
+    is None unless the tempting move loses (see :func:`hardest_positions`).
+    For a symmetry class (:func:`hardest_classes`) ``board`` is one copy,
+    ``copies`` how many the class has, and ``settle_budget`` and
+    ``lowest_settle_budget`` the largest and smallest settle budget over the
+    copies (None: censored); for one position both are its settle budget.
+    """
 
     board: str
     player_to_move: str
@@ -363,9 +388,12 @@ class HardPosition:
     value: float
     correct_moves: tuple
     tempting_move: int
+    tempting_value: float
     random_playout_margin: float
-    forced_line: int
-    refutation_line: int
+    forced_line: int | None
+    refutation_line: int | None
+    copies: int = 1
+    lowest_settle_budget: int | None = None
 
 
 def hardest_positions(atlas: ConvergenceAtlas, count: int = 10) -> list[HardPosition]:
@@ -379,12 +407,16 @@ def hardest_positions(atlas: ConvergenceAtlas, count: int = 10) -> list[HardPosi
     - ``random_playout_margin``: the best correct move's exact random-playout
       value minus the best wrong move's (negative: random playouts prefer a
       wrong move, a trap);
-    - ``tempting_move``: that best wrong move;
-    - ``forced_line``: :func:`forced_line_length` of the position (a win:
-      the shortest forced win, in plies);
-    - ``refutation_line``: plies from the tempting move to the end under
-      minimax play (the move itself included): how deep the search must look
-      to see that the tempting move is wrong.
+    - ``tempting_move``: that best wrong move, and ``tempting_value`` its
+      minimax value (0 loses, 0.5 draws: possible only in a won position);
+    - ``forced_line``: in a won position, the shortest forced win in plies
+      (:func:`forced_line_length`); None in a drawn position, where
+      :func:`forced_line_length` only counts the empty cells;
+    - ``refutation_line``: when the tempting move loses, the plies from it to
+      the end under minimax play, the move itself included (1 + the
+      opponent's shortest forced win): how deep the search must look to see
+      that the move loses. None when the tempting move draws: there is then
+      no refutation, only a game that runs to the full board.
     """
     _check_atlas(atlas)
     count = check_int("count", count, 1, len(atlas.positions))
@@ -394,8 +426,9 @@ def hardest_positions(atlas: ConvergenceAtlas, count: int = 10) -> list[HardPosi
     return [_explain(atlas, j) for j in order[:count]]
 
 
-def _explain(atlas: ConvergenceAtlas, j: int) -> HardPosition:
-    board = atlas.positions[j][0]
+@cache
+def _traits(board: str) -> tuple:
+    """(mover, value, correct, tempting, its value, margin, forced, refute) of one board."""
     state = TicTacToe.from_string(board)
     values = move_values(state)
     random_values = random_playout_move_values(state)
@@ -403,10 +436,207 @@ def _explain(atlas: ConvergenceAtlas, j: int) -> HardPosition:
     wrong = [m for m in values if m not in best]
     tempting = max(wrong, key=lambda m: random_values[m])  # first of equals, in move order
     margin = max(random_values[m] for m in best) - random_values[tempting]
-    after = state.play(tempting)
-    return HardPosition(board, "XO"[state.player_to_move], atlas.settle_budget(j),
-                        atlas.wrong_at_last(j), values[best[0]], tuple(best), tempting,
-                        margin, forced_line_length(state), 1 + forced_line_length(after))
+    value = values[best[0]]
+    forced = forced_line_length(state) if value == 1.0 else None
+    refute = 1 + forced_line_length(state.play(tempting)) if values[tempting] == 0.0 else None
+    return ("XO"[state.player_to_move], value, tuple(best), tempting, values[tempting], margin,
+            forced, refute)
+
+
+def _explain(atlas: ConvergenceAtlas, j: int) -> HardPosition:
+    board = atlas.positions[j][0]
+    mover, value, best, tempting, tempting_value, margin, forced, refute = _traits(board)
+    budget = atlas.settle_budget(j)
+    return HardPosition(board, mover, budget, atlas.wrong_at_last(j), value, best, tempting,
+                        tempting_value, margin, forced, refute, 1, budget)
+
+
+# --------------------------------------------------------------------------- symmetry
+
+
+def _symmetry_maps() -> list[tuple[int, ...]]:
+    """The board's 8 symmetries as cell permutations: ``image[cell]`` is where ``cell`` goes."""
+    maps = []
+    for turns in range(4):
+        for mirror in (False, True):
+            image = []
+            for cell in range(9):
+                row, col = divmod(cell, 3)
+                if mirror:
+                    col = 2 - col
+                for _ in range(turns):  # a quarter turn clockwise
+                    row, col = col, 2 - row
+                image.append(3 * row + col)
+            maps.append(tuple(image))
+    return maps
+
+
+_MAPS = _symmetry_maps()
+
+
+def board_symmetries(board) -> list[str]:
+    """The distinct boards (texts) a position becomes under the 8 symmetries of the square.
+
+    ``board`` is a TicTacToe or its board text; the list is sorted, and the
+    position itself is in it.
+    """
+    text = board_text(board) if isinstance(board, TicTacToe) else board
+    if not isinstance(text, str) or len(text) != 11 or text.count("/") != 2:
+        raise ValueError(f"board must be a TicTacToe or a board text like 'X../.O./...', got "
+                         f"{shown(board)}.")
+    cells = text.replace("/", "")
+    images = set()
+    for image in _MAPS:
+        moved = ["."] * 9
+        for cell, mark in enumerate(cells):
+            moved[image[cell]] = mark
+        flat = "".join(moved)
+        images.add(f"{flat[:3]}/{flat[3:6]}/{flat[6:]}")
+    return sorted(images)
+
+
+def canonical_board(board) -> str:
+    """The representative of a position's symmetry class: the smallest of its images."""
+    return board_symmetries(board)[0]
+
+
+@dataclass(frozen=True)
+class SymmetryClass:
+    """The copies of one position under the board's symmetries, as stored in the atlas.
+
+    ``rows`` are the atlas rows of the copies (atlas order); the settle
+    indices of copies are separate measurements of one position (each copy
+    has its own UCT runs, and UCT breaks ties by a shuffle that symmetry does
+    not preserve), so their range gauges the noise of a 16-seed maximum.
+    """
+
+    canonical: str
+    rows: tuple
+
+    def settle_indices(self, atlas: ConvergenceAtlas) -> list[int]:
+        return [atlas.settle_index(j) for j in self.rows]
+
+
+def symmetry_classes(atlas: ConvergenceAtlas) -> list[SymmetryClass]:
+    """The atlas's positions grouped by symmetry (431 classes), in order of first appearance."""
+    _check_atlas(atlas)
+    groups: dict[str, list[int]] = {}
+    for j, (board, _) in enumerate(atlas.positions):
+        groups.setdefault(canonical_board(board), []).append(j)
+    return [SymmetryClass(canonical, tuple(rows)) for canonical, rows in groups.items()]
+
+
+def hardest_classes(atlas: ConvergenceAtlas, count: int = 10) -> list[HardPosition]:
+    """The ``count`` symmetry classes whose slowest copy settles last, explained.
+
+    Order: by the largest settle index over the copies (censored first), then
+    by the seeds wrong at the largest budget (summed over copies), then by the
+    mean over copies of the summed seed settle indices, then by first
+    appearance. Each is described by its slowest copy (first in atlas order),
+    with ``copies`` and ``lowest_settle_budget`` (the fastest copy's budget):
+    the range from ``lowest_settle_budget`` to ``settle_budget`` is what the
+    same position measured again gives.
+    """
+    _check_atlas(atlas)
+    classes = symmetry_classes(atlas)
+    count = check_int("count", count, 1, len(classes))
+
+    def key(k: int):
+        rows = classes[k].rows
+        total = sum(sum(atlas.positions[j][1]) for j in rows)
+        return (-max(atlas.settle_index(j) for j in rows),
+                -sum(atlas.wrong_at_last(j) for j in rows), Fraction(-total, len(rows)), k)
+
+    explained = []
+    for k in sorted(range(len(classes)), key=key)[:count]:
+        rows = classes[k].rows
+        slowest = max(rows, key=lambda j: (atlas.settle_index(j), -j))
+        fastest = min(rows, key=atlas.settle_index)
+        explained.append(dataclasses.replace(
+            _explain(atlas, slowest), copies=len(rows),
+            lowest_settle_budget=atlas.settle_budget(fastest)))
+    return explained
+
+
+# ------------------------------------------------------------------------- difficulty
+
+#: Refutation-depth bands (plies, inclusive) and margin edges of :func:`difficulty_table`.
+REFUTE_BANDS = ((2, 3), (4, 5), (6, 7))  # a losing move is refuted in 2 to 7 plies
+MARGIN_EDGES = (0.05, 0.15)
+
+
+@dataclass(frozen=True)
+class DifficultyTable:
+    """Positions and their lower-median settle budget by refutation depth and playout margin.
+
+    ``cells[r][m]`` is ``(positions, lower median settle budget or None)`` for
+    row ``r`` of ``row_labels`` and margin band ``m`` of ``column_labels``; a
+    censored position counts as larger than every budget, and an empty cell
+    has median None.
+    """
+
+    row_labels: tuple
+    column_labels: tuple
+    cells: tuple
+
+    def median(self, row: str, column: str):
+        return self.cells[self.row_labels.index(row)][self.column_labels.index(column)][1]
+
+    def count(self, row: str, column: str) -> int:
+        return self.cells[self.row_labels.index(row)][self.column_labels.index(column)][0]
+
+    def text(self) -> str:
+        """The table: per refutation band and margin band, 'lower median (positions)'."""
+        lines = [f"{'refutation (plies)':<20}" + "".join(f"{c:>22}" for c in self.column_labels)]
+        for label, row in zip(self.row_labels, self.cells):
+            shown_cells = []
+            for n, m in row:
+                median = "-" if m is None else ("never" if m == math.inf else f"{m:,}")
+                shown_cells.append(f"{median} ({n:,})")
+            lines.append(f"{label:<20}" + "".join(f"{c:>22}" for c in shown_cells))
+        return "\n".join(lines)
+
+
+def difficulty_table(atlas: ConvergenceAtlas, refute_bands=REFUTE_BANDS,
+                     margin_edges=MARGIN_EDGES) -> DifficultyTable:
+    """Every position of the atlas by refutation depth and random-playout margin (chapter 4b).
+
+    Rows: the tempting move's ``refutation_line`` in the given bands of plies
+    (:func:`hardest_positions` defines it), and a last row for the positions
+    whose tempting move draws (a won position where the best-rated wrong move
+    gives away only the win: it has no refutation). Columns: the margin below
+    the first edge, between the edges, at or above the last edge (margins
+    rounded to 6 decimals first, so 0.0497 counts below 0.05). Each cell: how
+    many positions and the lower median of their settle budgets (a
+    checkpoint; censored = infinity). Integer counts and order statistics
+    only.
+    """
+    _check_atlas(atlas)
+    bands = [tuple(check_int("each refutation band's end", v, 1, 9) for v in band)
+             for band in refute_bands]
+    edges = [check_real("each margin edge", e, -1.0, 1.0) for e in margin_edges]
+    if list(edges) != sorted(set(edges)) or not edges:
+        raise ValueError(f"margin_edges must be increasing, got {shown(margin_edges)}.")
+    row_labels = [f"{low}-{high}" if low != high else f"{low}" for low, high in bands]
+    row_labels.append("tempting move draws")
+    column_labels = [f"margin < {edges[0]:g}"]
+    column_labels += [f"{a:g} <= margin < {b:g}" for a, b in itertools.pairwise(edges)]
+    column_labels.append(f"margin >= {edges[-1]:g}")
+    budgets = [[[] for _ in column_labels] for _ in row_labels]
+    for j, (board, _) in enumerate(atlas.positions):
+        *_, margin, _forced, refute = _traits(board)
+        if refute is None:
+            r = len(bands)
+        else:
+            r = next((k for k, (low, high) in enumerate(bands) if low <= refute <= high), None)
+            if r is None:
+                continue
+        column = sum(1 for e in edges if round(margin, 6) >= e)
+        budget = atlas.settle_budget(j)
+        budgets[r][column].append(math.inf if budget is None else budget)
+    cells = tuple(tuple((len(b), statistics.median_low(b) if b else None) for b in row)
+                  for row in budgets)
+    return DifficultyTable(tuple(row_labels), tuple(column_labels), cells)
 
 
 # ------------------------------------------------------------------------------ check

@@ -169,7 +169,11 @@ def _quantile_budget(checkpoints, counts, censored, share: float):
 def atlas_summary(histogram, hardest: Sequence = ()) -> str:
     """The atlas in a few lines: how many positions, quantiles of the settle budget, the hardest.
 
-    ``hardest`` is :func:`~mctslib.experiments.convergence_atlas.hardest_positions`'s list.
+    ``hardest`` is :func:`~mctslib.experiments.convergence_atlas.hardest_positions`'s or
+    :func:`~mctslib.experiments.convergence_atlas.hardest_classes`'s list; for classes
+    the table adds the number of copies and the range of their settle budgets.
+    A dash marks a forced line in a drawn position and a refutation of a
+    tempting move that only draws (neither is defined). Chapter 4b.
     """
     checkpoints, counts, censored = _check_histogram(histogram)
     total = sum(counts) + censored
@@ -181,17 +185,32 @@ def atlas_summary(histogram, hardest: Sequence = ()) -> str:
     lines = [f"{total:,} positions; settled on every seed: " + ", ".join(parts)
              + f"; never settled by {checkpoints[-1]:,}: {censored}"]
     if hardest:
-        lines.append(f"{'board':>11}  to move  settles  wrong@max  value  correct   tempting  "
-                     f"margin  forced  refute")
+        classes = any(h.copies > 1 for h in hardest)
+        lines.append(f"{'board':>11}  to move  " + ("copies  settles (range)" if classes
+                                                    else "settles")
+                     + "  wrong@max  value  correct   tempting  margin  forced  refute")
         for h in hardest:
-            settles = f"{h.settle_budget:,}" if h.settle_budget is not None else "never"
+            settles = _budget(h.settle_budget)
+            if classes:
+                settles = f"{h.copies:>6}  {_budget(h.lowest_settle_budget) + '-' + settles:>15}"
+            else:
+                settles = f"{settles:>7}"
             value = {1.0: "win", 0.5: "draw", 0.0: "loss"}[h.value]
             correct = ",".join(str(m) for m in h.correct_moves)
-            lines.append(f"{h.board:>11}  {h.player_to_move:>7}  {settles:>7}  {h.wrong_at_last:>9}"
+            lines.append(f"{h.board:>11}  {h.player_to_move:>7}  {settles}  {h.wrong_at_last:>9}"
                          f"  {value:>5}  {correct:<9} {h.tempting_move:>8}  "
-                         f"{h.random_playout_margin:+.3f}  {h.forced_line:>6}  "
-                         f"{h.refutation_line:>6}")
+                         f"{h.random_playout_margin:+.3f}  {_plies(h.forced_line):>6}  "
+                         f"{_plies(h.refutation_line):>6}")
     return "\n".join(lines)
+
+
+def _budget(budget) -> str:
+    return "never" if budget is None else f"{budget:,}"
+
+
+def _plies(plies) -> str:
+    """A line length, or a dash where it is not defined (no forced win, no refutation)."""
+    return "\u2014" if plies is None else str(plies)
 
 
 def _draw_board(ax, board: str, correct, tempting) -> None:
@@ -218,9 +237,12 @@ def _draw_board(ax, board: str, correct, tempting) -> None:
 def draw_hardest_positions(hardest: Sequence, columns: int = 5, figsize=None) -> Figure:
     """The hardest positions as boards: correct moves green, the tempting wrong move orange.
 
-    Above each board: the player to move, the settle budget, the
-    random-playout margin and the forced-line and refutation lengths in plies
-    (see :func:`~mctslib.experiments.convergence_atlas.hardest_positions`).
+    Above each board: the player to move, the settle budget (for a symmetry
+    class from :func:`~mctslib.experiments.convergence_atlas.hardest_classes`,
+    the range over its copies), the random-playout margin and the lengths in
+    plies of the forced win and of the tempting move's refutation (a dash
+    where there is none; see
+    :func:`~mctslib.experiments.convergence_atlas.hardest_positions`). Chapter 4b.
     """
     if isinstance(hardest, (str, bytes)) or not hasattr(hardest, "__len__") or not hardest:
         raise ValueError(f"hardest must be a non-empty list from hardest_positions, got "
@@ -237,11 +259,17 @@ def draw_hardest_positions(hardest: Sequence, columns: int = 5, figsize=None) ->
             continue
         h = hardest[k]
         _draw_board(ax, h.board, h.correct_moves, h.tempting_move)
-        settles = f"{h.settle_budget:,}" if h.settle_budget is not None else "never"
-        ax.set_title(f"#{k + 1}: {h.player_to_move} to move, settles at {settles}\n"
+        if h.copies > 1:
+            settles = (f"{h.copies} copies settle at {_budget(h.lowest_settle_budget)}-"
+                       f"{_budget(h.settle_budget)}")
+        else:
+            settles = f"settles at {_budget(h.settle_budget)}"
+        ax.set_title(f"#{k + 1}: {h.player_to_move} to move, {settles}\n"
                      f"margin {h.random_playout_margin:+.3f}\n"
-                     f"forced line {h.forced_line}, refutation {h.refutation_line}", fontsize=8)
-    fig.suptitle("The positions where UCT settles last (green: correct, orange: tempting wrong "
+                     f"forced win {_plies(h.forced_line)}, "
+                     f"refutation {_plies(h.refutation_line)}", fontsize=8)
+    what = "symmetry classes" if any(h.copies > 1 for h in hardest) else "positions"
+    fig.suptitle(f"The {what} where UCT settles last (green: correct, orange: tempting wrong "
                  "move)", fontsize=10)
     fig.tight_layout()
     return fig
