@@ -428,7 +428,7 @@ def test_referee_says_when_the_player_dies():
     referee = LocalReferee(command=dead, wait_until_ready=False)
     with pytest.raises(RuntimeError, match=r"the player ended .* \(exit code 3\): boom"):
         referee.turn()
-    talker = [sys.executable, "-c", "print('hello'); import sys; sys.stdin.read()"]
+    talker = [sys.executable, "-c", "print('hello', flush=True); import sys; sys.stdin.read()"]
     referee = LocalReferee(command=talker, wait_until_ready=False)
     with pytest.raises(RuntimeError, match="the player answered 'hello\\\\n', not a move"):
         referee.turn()
