@@ -55,7 +55,8 @@ def simplex_xy(mixes) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        Shape (2,) for one mix, (n, 2) for several: ``mix @ CORNERS``.
+        Shape (2,) for one mix, (n, 2) for several: the corners weighted by the mix, added
+        in one written-out order (no BLAS product, so every machine draws the same points).
 
     Raises
     ------
@@ -75,7 +76,8 @@ def simplex_xy(mixes) -> np.ndarray:
         raise ValueError("mixes must hold finite probabilities >= 0.")
     if np.any(np.abs(array.sum(axis=-1) - 1.0) > 1e-6):
         raise ValueError("each mix must sum to 1 (within 1e-6).")
-    return array @ CORNERS
+    weights = array[..., :, None]
+    return weights[..., 0, :] * CORNERS[0] + weights[..., 1, :] * CORNERS[1] + weights[..., 2, :] * CORNERS[2]
 
 
 def draw_simplex(ax, move_names=("0", "1", "2"), grid: int = 6) -> None:
