@@ -8,12 +8,15 @@ against a random opponent), timing each turn from sending its input to reading t
 answer, I/O included, as CodinGame does. CodinGame allows 1,000 ms for the first turn
 and 100 ms after. Also measures the worst case of the first turn: input sent the moment
 the process starts, before it has loaded. Timings depend on the machine's load, which is
-why they are measured here and not asserted in a test.
+why they are measured here and not asserted in a test, and why the load average is
+printed with them. How far a search itself overruns its budget, and the options that
+manage it (``margin_ms``, ``stop``), are measured by ``benchmarks/time_management.py``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -25,6 +28,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="games as O and as X each (default 3)")
     parser.add_argument("--spec", default=None, help="bot SPEC (default: the player's own)")
     args = parser.parse_args()
+    load_before = os.getloadavg()
     first_turns, later_turns, ready = [], [], []
     for game in range(args.games):
         for bot_first in (False, True):
@@ -39,6 +43,9 @@ def main() -> None:
         referee.turn()
         cold.append(time.perf_counter() - referee.spawned)
         referee.close()
+    loads = [", ".join(f"{x:.2f}" for x in load) for load in (load_before, os.getloadavg())]
+    print(f"load average (1, 5, 15 min): {loads[0]} before, {loads[1]} after; "
+          f"{os.cpu_count()} cores")
     later_sorted = sorted(later_turns)
     p99 = later_sorted[min(len(later_sorted) - 1, int(0.99 * len(later_sorted)))]
     print(f"process ready after start: median {1000 * statistics.median(ready):.0f} ms, "

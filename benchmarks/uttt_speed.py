@@ -1,6 +1,7 @@
 """Ultimate Tic-Tac-Toe speed: the Python reference, the numba engine and OpenSpiel's C++ MCTS.
 
     python benchmarks/uttt_speed.py [--repeats 7]
+    python benchmarks/uttt_speed.py --per-move [--games 4]
 
 Measures, from the empty board and from a fixed middle-game position:
 
@@ -23,11 +24,24 @@ All measurements are interleaved, repetition by repetition, so that the noise of
 shared machine hits every engine alike. The script prints medians with their range,
 the machine's load average before and after, ratios, whether each target of the issue
 is met, and finally three summary lines a script can read.
+
+``--per-move`` measures instead the time per move of the chapter's bots in whole
+games (``c=0.5``, every option off): 1,000, 20,000 and 100,000 iterations a move and
+100 ms a move (first move too), in one process, one move at a time (no second job
+competing for the other core). Each game is the bot against itself from a seeded
+2-ply opening, the same openings for every bot, the bots interleaved game by game. It
+prints iterations per move and per second, milliseconds per move (median and mean),
+the share of the wall time the process had the CPU (below 100%: the machine was busy),
+the rate and the milliseconds per move in CPU time (what a quiet core gives: a busy
+machine shrinks the wall-clock rate, much less this one), and ratios to the
+1,000-iteration bot. The times stored with the experiments' results come from matches
+of two processes on two shared cores: load artefacts, not these.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import time
@@ -223,14 +237,90 @@ def report(samples: dict, repeats: int, load_before, load_after) -> list[str]:
     return [*lines, *verdicts, *summary]
 
 
+# ----------------------------------------------------------------------------- per move
+
+#: The chapter's bots whose time per move the --per-move table gives (iteration budgets of
+#: the experiments, and CodinGame's 100 ms; the first move gets 100 ms too).
+PER_MOVE_BOTS = ("uct:c=0.5,iters=1000", "uct:c=0.5,iters=20000", "uct:c=0.5,iters=100000",
+                 "uct:c=0.5,ms=100,first_ms=100")
+
+
+def game_times(spec: str, opening, seed: int) -> list[tuple[float, float, int]]:
+    """(wall seconds, CPU seconds, iterations) of every move of one game of ``spec`` vs itself."""
+    players = [parse_spec(spec)(seed=seed), parse_spec(spec)(seed=seed + 1)]
+    state, moves = opening, []
+    while not state.is_terminal():
+        bot = players[len(moves) % 2]
+        wall, cpu = time.perf_counter(), time.process_time()
+        move = bot.choose(state)
+        moves.append((time.perf_counter() - wall, time.process_time() - cpu,
+                      bot.last.iterations))
+        state = state.play(move)
+    return moves
+
+
+def per_move(games: int) -> list[str]:
+    """The --per-move table: each bot's speed in whole games, and ratios to the first bot."""
+    from mctslib.bots.uttt import random_openings
+
+    openings = random_openings(games, plies=2, seed=2026)
+    game_times(PER_MOVE_BOTS[0], openings[0], 0)  # warm-up: numba's cache, CPU caches
+    load_before = os.getloadavg()
+    samples = {spec: [] for spec in PER_MOVE_BOTS}
+    for k, opening in enumerate(openings):
+        for spec in PER_MOVE_BOTS:  # interleaved: load changes hit every bot alike
+            samples[spec] += game_times(spec, opening, 100 * k)
+    load_after = os.getloadavg()
+    header = (f"time per move in whole games, one process ({games} games per bot from 2-ply "
+              f"openings); load average (1, 5, 15 min) {_loads(load_before)} before, "
+              f"{_loads(load_after)} after, {os.cpu_count()} cores")
+    columns = (f"  {'bot':<32}{'moves':>6}{'iters/move':>12}{'iterations/s':>14}"
+               f"{'median ms':>11}{'mean ms':>9}"
+               f"{'CPU/wall':>10}{'per CPU s':>12}{'CPU ms':>8}{'ms ratio':>10}"
+               f"{'rate ratio':>12}")
+    lines = [header, columns]
+    base = None
+    for spec in PER_MOVE_BOTS:
+        moves = samples[spec]
+        wall = math.fsum(w for w, _, _ in moves)
+        cpu = math.fsum(c for _, c, _ in moves)
+        iterations = sum(i for _, _, i in moves)
+        rate = iterations / wall
+        mean_ms = 1000 * wall / len(moves)
+        if base is None:
+            base = (mean_ms, rate)
+        lines.append(f"  {spec:<32}{len(moves):>6}{iterations / len(moves):>12,.0f}{rate:>14,.0f}"
+                     f"{1000 * statistics.median(w for w, _, _ in moves):>11.2f}{mean_ms:>9.2f}"
+                     f"{100 * cpu / wall:>9.0f}%{iterations / cpu:>12,.0f}"
+                     f"{1000 * cpu / len(moves):>8.2f}{mean_ms / base[0]:>10.1f}"
+                     f"{rate / base[1]:>12.2f}")
+    lines.append("  (iterations/s and ms: wall clock; per CPU s and CPU ms: the process's CPU "
+                 "time, what a quiet core would give; ms ratio: mean ms per move / the first "
+                 "bot's; rate ratio: iterations/s / the first bot's)")
+    return lines
+
+
+def _loads(loads) -> str:
+    return ", ".join(f"{load:.2f}" for load in loads)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=7,
                         help="interleaved repetitions (default 7; at least 1)")
+    parser.add_argument("--per-move", action="store_true",
+                        help="only the time per move of the chapter's bots in whole games")
+    parser.add_argument("--games", type=int, default=4,
+                        help="with --per-move: games per bot (default 4; at least 1)")
     args = parser.parse_args()
     if args.repeats < 1:
         parser.error(f"--repeats must be at least 1, got {args.repeats}")
+    if args.per_move:
+        if args.games < 1:
+            parser.error(f"--games must be at least 1, got {args.games}")
+        print("\n".join(per_move(args.games)))
+        return
     load_before = os.getloadavg()[0]
     samples = measure(args.repeats)
     print("\n".join(report(samples, args.repeats, load_before, os.getloadavg()[0])))

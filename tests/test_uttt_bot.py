@@ -533,6 +533,22 @@ def test_seeds_give_reproducible_streams():
     ("uct:first_ms=-10", "first_ms .*> 0"),
     ("uct:iters=100,ms=50", "not both"),
     ("uct:wins=yes", "wins must be on or off"),
+    ("uct:playout_wins=1", "playout_wins must be on or off"),
+    ("uct:tree_wins=", "tree_wins must be on or off"),
+    ("uct:wins=on,playout_wins=off", "give wins, or playout_wins and tree_wins, not both"),
+    ("uct:tree_wins=on,wins=off", "give wins, or playout_wins and tree_wins, not both"),
+    ("uct:first_iters=5000", "first_iters .*needs iters"),
+    ("uct:ms=50,first_iters=500", "first_iters .*needs iters"),
+    ("uct:iters=100,first_iters=0", "first_iters .*from 1 to 100,000,000, got 0"),
+    ("uct:iters=100,first_iters=1.5", "first_iters must be a whole number"),
+    ("uct:iters=100,first_iters=100000001", "first_iters .*got 100000001"),
+    ("uct:iters=100,margin_ms=1", "margin_ms applies to a time budget"),
+    ("uct:ms=50,margin_ms=50", r"margin_ms .*below ms and first_ms \(here 50\), got 50.0"),
+    ("uct:ms=50,first_ms=20,margin_ms=30", r"below ms and first_ms \(here 20\)"),
+    ("uct:margin_ms=-1", "margin_ms .*>= 0"),
+    ("uct:margin_ms=nan", "margin_ms .*>= 0"),
+    ("uct:margin_ms=x", "margin_ms must be a number"),
+    ("uct:stop=1", "stop must be on or off"),
     ("uct:capacity=1", "capacity .*from 82 to 2,000,000,000, got 1"),
     ("uct:c=1,c=2", "twice"),
     ("random:c=1", "random bot takes no options"),
@@ -545,8 +561,8 @@ def test_bad_specs_are_value_errors_with_a_sentence(text, words):
 def test_unknown_keys_list_what_is_allowed():
     with pytest.raises(ValueError) as error:
         parse_spec("uct:speed=9")
-    for key in ("c ", "scale", "iters", "ms", "first_ms", "wins", "solver", "reuse", "centre",
-                "capacity"):
+    for key in ("c ", "scale", "iters", "first_iters", "ms", "first_ms", "margin_ms", "wins",
+                "playout_wins", "tree_wins", "solver", "reuse", "centre", "stop", "capacity"):
         assert key in str(error.value)
 
 
@@ -574,3 +590,226 @@ def test_random_openings():
         random_openings(82, plies=1, seed=0)
     with pytest.raises(ValueError, match="plies"):
         random_openings(3, plies=0)
+
+
+# ------------------------------------------- win-taking split, first-move iterations
+
+
+def play_out(specs, seeds, state):
+    """The moves of one game from ``state`` between two bots built from ``specs`` and ``seeds``."""
+    players = [parse_spec(spec)(seed=seed) for spec, seed in zip(specs, seeds)]
+    moves = []
+    while not state.is_terminal():
+        move = players[len(moves) % 2].choose(state)
+        moves.append(move)
+        state = state.play(move)
+    return moves
+
+
+# Recorded with the code from before playout_wins, tree_wins and first_iters existed (same
+# seeds, same openings): a SPEC without the new keys must still play these games move for move.
+BEFORE_THE_SPLIT = [
+    ("uct:c=0.5,iters=300,wins=on", 1, [
+        39, 47, 79, 68, 42, 28, 23, 62, 17, 53, 71, 33, 0, 9, 46, 57, 10, 32, 24, 63, 29, 7, 21,
+        73, 76, 77, 60, 2, 6, 20, 78, 55, 4, 5, 25, 59, 15, 37, 40, 50, 61, 12, 27, 19, 41, 36,
+        45, 64, 22, 18, 80]),
+    ("uct:c=0.7,scale=pm1,iters=250,solver=on", 3, [
+        20, 70, 32, 24, 74, 71, 51, 56, 26, 69, 27, 9, 38, 35, 15, 29, 7, 23, 72, 54, 0, 10, 41,
+        52, 77, 55, 13, 30, 11, 44, 53, 8, 16, 48, 14, 42, 46, 67, 50, 68, 34, 5, 17, 43, 57, 2,
+        66, 28, 3, 18, 75, 12, 37, 47, 36, 22, 21, 4]),
+    ("uct:c=0.5,iters=500,wins=on,reuse=on", 4, [
+        61, 22, 77, 79, 76, 66, 37, 41, 51, 72, 64, 40, 39, 36, 29, 17, 52, 57, 0, 1, 12, 27, 18,
+        54, 9, 45, 65, 53, 62, 15, 48, 56, 24, 55, 4, 14, 35, 8, 25, 68, 34, 5, 26, 60, 43, 31,
+        30, 75, 80, 71, 70, 78, 69]),
+]
+
+
+@pytest.mark.parametrize("spec, k, recorded", BEFORE_THE_SPLIT)
+def test_specs_without_the_new_keys_play_the_games_recorded_before_them(spec, k, recorded):
+    opening = random_openings(1, plies=2, seed=k)[0]
+    assert play_out([spec, spec], [100 + k, 200 + k], opening) == recorded
+    # wins=on spelled as its two halves is the same bot: the same game
+    if "wins=on" in spec:
+        split = spec.replace("wins=on", "playout_wins=on,tree_wins=on")
+        assert play_out([split, split], [100 + k, 200 + k], opening) == recorded
+
+
+def test_a_game_from_the_empty_board_is_the_one_recorded_before_the_split():
+    recorded = [
+        40, 30, 20, 69, 38, 52, 68, 34, 3, 18, 55, 21, 74, 71, 43, 49, 76, 75, 63, 28, 5, 24, 72,
+        73, 77, 70, 48, 54, 0, 2, 15, 45, 56, 8, 16, 32, 17, 44, 42, 46, 66, 36, 27, 10, 41, 35,
+        39, 37, 64]
+    specs = ["uct:c=0.5,iters=600,wins=on,solver=on,reuse=on,centre=on",
+             "uct:c=0.5,iters=600,wins=on"]
+    assert play_out(specs, [7, 8], UltimateTicTacToe()) == recorded
+    # first_iters equal to iters is no change at all
+    specs[1] += ",first_iters=600"
+    assert play_out(specs, [7, 8], UltimateTicTacToe()) == recorded
+
+
+def test_split_win_taking_specs_read_print_and_compare_by_what_they_do():
+    both = parse_spec("uct:playout_wins=on,tree_wins=on,iters=10")
+    assert both == parse_spec("uct:wins=on,iters=10") and str(both).count("wins=") == 1
+    assert parse_spec("uct:playout_wins=off,tree_wins=off") == parse_spec("uct")
+    playouts = parse_spec("uct:c=0.5,iters=2000,playout_wins=on")  # tree_wins left out: off
+    assert (playouts.playouts_take_wins, playouts.tree_takes_wins, playouts.wins) == \
+        (True, False, False)
+    assert str(playouts) == ("uct:c=0.5,scale=01,iters=2000,playout_wins=on,tree_wins=off,"
+                             "solver=off,reuse=off,centre=off,capacity=2000000")
+    tree = parse_spec("uct:tree_wins=on,ms=80,first_ms=900")
+    assert (tree.playouts_take_wins, tree.tree_takes_wins) == (False, True)
+    assert "playout_wins=off,tree_wins=on" in str(tree)
+    for spec in (both, playouts, tree, parse_spec("uct:iters=500,first_iters=5000,wins=on")):
+        assert parse_spec(str(spec)) == spec
+        assert pickle.loads(pickle.dumps(spec)) == spec
+    # the printed form of a spec without the new keys is what it always was
+    assert str(parse_spec("uct:c=0.5,iters=1000")) == (
+        "uct:c=0.5,scale=01,iters=1000,wins=off,solver=off,reuse=off,centre=off,"
+        "capacity=2000000")
+    assert set(parse_spec("uct:iters=10,wins=on").as_dict()) == {
+        "kind", "c", "scale", "iterations", "ms", "first_ms", "wins", "solver", "reuse",
+        "centre", "capacity"}
+    assert playouts.as_dict()["playout_wins"] is True and playouts.as_dict()["tree_wins"] is False
+
+
+def test_split_win_taking_fields_directly_and_with_replace():
+    import dataclasses
+
+    base = BotSpec(iterations=100)
+    assert dataclasses.replace(base, playout_wins=True).tree_takes_wins is False
+    assert dataclasses.replace(base, playout_wins=True, tree_wins=True) == \
+        dataclasses.replace(base, wins=True)
+    with pytest.raises(ValueError, match="not both"):
+        BotSpec(wins=True, tree_wins=False)
+    with pytest.raises(ValueError, match="not both"):  # wins=True already means both
+        dataclasses.replace(BotSpec(wins=True), playout_wins=False)
+    with pytest.raises(ValueError, match="playout_wins must be True, False or None"):
+        BotSpec(playout_wins="on")
+    with pytest.raises(ValueError, match="first_iters .*needs iters"):
+        BotSpec(first_iterations=10)
+
+
+def test_playout_wins_alone_and_tree_wins_alone_each_change_the_search():
+    state = random_positions([40], seed=3)[0]
+    trees = {}
+    for keys in ("wins=off", "playout_wins=on", "tree_wins=on", "wins=on"):
+        bot = UTTTBot(f"uct:c=0.7,iters=3000,{keys}", seed=5)
+        bot.choose(state)
+        trees[keys] = numba_tree(bot.pool)
+        single = sum(moves == [node_state.winning_moves()[0]]
+                     for node_state, moves in expanded_positions(bot.pool, state)
+                     if node_state.winning_moves())
+        # only the tree rule gives a position with an immediate win that one child
+        assert (single > 0) == (keys in ("tree_wins=on", "wins=on"))
+    assert len({repr(tree) for tree in trees.values()}) == 4  # four different searches
+
+
+def test_playout_wins_only_takes_wins_in_playouts():
+    # X has an immediate win at the root: without the tree rule the root keeps every child,
+    # and only the playouts below them differ from plain ones, so the statistics do.
+    state = position(IMMEDIATE_WIN, 2)
+    bot = UTTTBot("uct:iters=200,playout_wins=on", seed=1)
+    bot.choose(state)
+    assert sorted(move for move, *_ in bot.root_stats()) == sorted(state.legal_moves())
+    plain = UTTTBot("uct:iters=200", seed=1)
+    plain.choose(state)
+    assert bot.root_stats() != plain.root_stats()
+
+
+def test_first_iters_searches_the_first_move_longer():
+    bot = UTTTBot("uct:iters=300,first_iters=3000", seed=1)
+    state = UltimateTicTacToe()
+    iterations = []
+    for _ in range(3):
+        state = state.play(bot.choose(state))
+        iterations.append(bot.last.iterations)
+        state = state.play(state.legal_moves()[0])
+    assert iterations == [3000, 300, 300]
+    assert "iters=300,first_iters=3000," in str(bot.spec)
+    assert parse_spec("uct:iters=300,first_iters=300") == parse_spec("uct:iters=300")
+
+
+def test_first_iters_with_the_centre_opening_goes_unused_as_x_and_is_used_as_o():
+    # The first move is the bot's first call to choose, as with first_ms: as X with centre=on
+    # it plays the centre without searching, and the first-move budget is not carried over.
+    spec = "uct:iters=200,first_iters=2000,centre=on"
+    as_x = UTTTBot(spec, seed=1)
+    state = UltimateTicTacToe()
+    assert as_x.choose(state) == CENTRE and as_x.last.iterations == 0
+    state = state.play(CENTRE)
+    state = state.play(state.legal_moves()[0])
+    as_x.choose(state)
+    assert as_x.last.iterations == 200
+    as_o = UTTTBot(spec, seed=1)
+    as_o.choose(UltimateTicTacToe().play(0))
+    assert as_o.last.iterations == 2000
+
+
+# ----------------------------------------------------------- time management: margin, stop
+
+
+def test_margin_and_stop_read_print_and_save_only_when_set():
+    plain = parse_spec("uct:ms=80,first_ms=900")
+    assert (plain.margin_ms, plain.stop) == (0.0, False)
+    assert "margin" not in str(plain) and "stop" not in str(plain)
+    assert set(plain.as_dict()) == set(parse_spec("uct:iters=5").as_dict())
+    spec = parse_spec("uct:ms=80,first_ms=900,margin_ms=2.5,stop=on,wins=on")
+    assert str(spec) == ("uct:c=1.4142135623730951,scale=01,ms=80,first_ms=900,margin_ms=2.5,"
+                         "wins=on,solver=off,reuse=off,centre=off,stop=on,capacity=2000000")
+    assert parse_spec(str(spec)) == spec and pickle.loads(pickle.dumps(spec)) == spec
+    assert spec.as_dict()["margin_ms"] == 2.5 and spec.as_dict()["stop"] is True
+    assert parse_spec("uct:ms=80,margin_ms=0") == parse_spec("uct:ms=80")
+    counted = parse_spec("uct:iters=1000,stop=on")
+    assert str(counted).endswith(",stop=on,capacity=2000000") and parse_spec(str(counted)) == counted
+
+
+def test_margin_moves_the_deadline_earlier():
+    # 910 of the 1,000 ms already spent: with a 900 ms margin the deadline has passed, so the
+    # bot runs its one first chunk (64 iterations) and answers; without one it searches on.
+    late = UTTTBot("uct:ms=1000,first_ms=1000,margin_ms=900", seed=1)
+    late.choose(UltimateTicTacToe(), clock_start=time.perf_counter() - 0.910)
+    assert late.last.iterations == 64
+    on_time = UTTTBot("uct:ms=1000,first_ms=1000", seed=1)
+    on_time.choose(UltimateTicTacToe(), clock_start=time.perf_counter() - 0.910)
+    assert on_time.last.iterations > 64
+
+
+@pytest.mark.parametrize("options", ["c=0.5", "c=0.5,wins=on", "c=1.4,scale=pm1,tree_wins=on"])
+def test_stop_answers_what_the_whole_search_answers_with_fewer_iterations(options):
+    positions = random_positions([0, 2, 10, 20, 30, 40], seed=7)
+    saved = 0
+    for k, state in enumerate(positions):
+        if state.is_terminal():
+            continue
+        for budget in (300, 3000):
+            whole = UTTTBot(f"uct:{options},iters={budget}", seed=k)
+            early = UTTTBot(f"uct:{options},iters={budget},stop=on", seed=k)
+            assert early.choose(state) == whole.choose(state), (k, budget)
+            assert 1 <= early.last.iterations <= budget == whole.last.iterations
+            saved += budget - early.last.iterations
+            best, second = early._lead()  # at the stop, the lead exceeds what was left
+            assert second < 0 or best - second > budget - early.last.iterations \
+                or early.last.iterations == budget
+    assert saved > 0
+
+
+def test_stop_with_one_candidate_ends_a_time_budget_at_once():
+    # tree_wins leaves one child at a position with an immediate win: nothing can overtake it.
+    state = position(IMMEDIATE_WIN, 2)
+    bot = UTTTBot("uct:ms=400,first_ms=400,wins=on,stop=on", seed=1)
+    start = time.perf_counter()
+    assert bot.choose(state) == 8
+    assert time.perf_counter() - start < 0.2 and bot.last.iterations == 64
+    whole = UTTTBot("uct:ms=400,first_ms=400,wins=on", seed=1)
+    assert whole.choose(state) == 8 and whole.last.iterations > 64
+
+
+def test_stop_with_reuse_can_answer_from_the_kept_tree():
+    spec = "uct:c=0.5,iters=2000,reuse=on,stop=on"
+    bot, state = UTTTBot(spec, seed=3), UltimateTicTacToe()
+    counts = []
+    for _ in range(6):
+        state = state.play(bot.choose(state))
+        counts.append(bot.last.iterations)
+        state = state.play(state.legal_moves()[0])
+    assert all(0 <= count <= 2000 for count in counts) and sum(counts) < 6 * 2000

@@ -9,6 +9,7 @@ experiment, the arena and the command line all build bots the same way::
     uct                                      # every option at its default
     uct:c=0.5,scale=01,iters=2000,wins=on,solver=on,reuse=on,centre=on,capacity=1000000
     uct:ms=100,first_ms=1000,c=0.5,solver=on
+    uct:iters=20000,first_iters=200000,playout_wins=on,tree_wins=off
     random                                   # a uniformly random legal move
 
 The syntax is ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE,...`` (spaces ignored,
@@ -20,14 +21,40 @@ key             meaning                                          default
 ``c``           exploration constant of UCB1, a number >= 0      1.4142 (√2)
 ``scale``       rewards ``01`` (1 / 0.5 / 0) or ``pm1`` (1/0/-1)  ``01``
 ``iters``       iterations per move, 1 to 100,000,000            (time budget)
+``first_iters`` iterations for the bot's first move (with iters) ``iters``
 ``ms``          milliseconds per move after the first, > 0       100
 ``first_ms``    milliseconds for the bot's first move, > 0       10 × ms
+``margin_ms``   stop this long before a time budget ends, >= 0   0
 ``wins``        take an immediate win (playouts, tree), on/off   ``off``
+``playout_wins`` take an immediate win in playouts, on/off       ``wins``
+``tree_wins``   a position with an immediate win gets that one   ``wins``
+                child in the tree, on/off
 ``solver``      MCTS-Solver, ``on`` or ``off``                   ``off``
 ``reuse``       keep the subtree between moves, ``on``/``off``   ``off``
 ``centre``      as X, open in the centre (row 4, col 4)          ``off``
+``stop``        end a search once its answer cannot change        ``off``
 ``capacity``    nodes in the pool, 82 to 2,000,000,000           2000000
 ==============  ===============================================  ============
+
+``wins`` is shorthand for ``playout_wins`` and ``tree_wins`` together, so a SPEC
+gives either ``wins`` or the other two (one or both; the one left out is off),
+never a mix. A spec whose two are equal reads and prints as ``wins=on`` or
+``wins=off``; only a split one prints ``playout_wins=...,tree_wins=...``.
+``first_iters`` is to ``iters`` what ``first_ms`` is to ``ms`` (CodinGame's
+first turn is ten times longer): it needs ``iters``, and is printed only when it
+differs from it. The first move is the bot's first call to ``choose``: with
+``centre=on`` the bot plays X's first move without searching, so ``first_iters``
+and ``first_ms`` then go unused (as O it searches its first move with them).
+
+``margin_ms`` (time budgets only, smaller than ``ms`` and ``first_ms``) ends
+the search that much before the budget: a search overruns its deadline a
+little (the last chunk of iterations, choosing the answer; measured by
+``benchmarks/time_management.py``). ``stop=on`` ends a search once the most
+visited root child cannot be overtaken by the iterations left (counted for
+``iters``; estimated from the measured rate for a time budget), so it answers
+what the whole search would have answered (exactly so for ``iters`` without the
+solver: a proof the skipped iterations would have found is not waited for),
+sooner. Both are printed only when set (``margin_ms`` not 0, ``stop=on``).
 
 Times are at most a day (86,400,000 ms). The pool must hold at least the root
 and its children (82 nodes: a free choice has 81 moves); it costs
@@ -37,8 +64,9 @@ memory available before allocating it (:func:`check_pool_memory`).
 Give ``iters`` (reproducible: the book's experiments) or ``ms``/``first_ms``
 (CodinGame's 1,000 ms first turn and 100 ms after), not both; with neither the
 budget is the time one. Every mistake is a ValueError whose sentence lists the
-allowed keys and values. ``str(spec)`` spells every option out with numbers
-written exactly (shortest round-trip form), so ``parse_spec(str(spec)) == spec``. :func:`parse_spec` turns the text into a
+allowed keys and values. ``str(spec)`` spells every option out (the later
+keys only when set) with numbers written exactly (shortest round-trip form), so
+``parse_spec(str(spec)) == spec``. :func:`parse_spec` turns the text into a
 :class:`BotSpec`, a frozen dataclass that pickles, so it is the factory
 :func:`mctslib.play.arena.play_match` calls in its worker processes:
 ``spec(seed=generator)`` builds a fresh player.
@@ -48,7 +76,7 @@ The bot itself, :class:`UTTTBot`, keeps the numba search
 or a proven win at once; with the solver it never plays a proven loss while
 another move exists.
 
-Why one module of about 670 lines: the SPEC (:class:`BotSpec`, :func:`parse_spec`)
+Why one module of about 890 lines: the SPEC (:class:`BotSpec`, :func:`parse_spec`)
 and the bot it builds (:class:`UTTTBot`) change together, option by option
 (each option is a field, a parse rule with its bounds, and a branch of the
 bot); split, every new option would touch two files that must agree.
@@ -96,6 +124,8 @@ MAX_CAPACITY = 2_000_000_000
 BYTES_PER_NODE = 29
 #: A root's visits live in an int32: a search stops before they would wrap around.
 _VISITS_LIMIT = 2**31 - 1
+#: With ``stop=on`` and an iteration budget, the fewest iterations run between two checks.
+_STOP_CHUNK = 64
 
 #: The SPEC syntax as the command line's --help prints it.
 SPEC_SYNTAX = """\
@@ -106,31 +136,46 @@ Keys of uct:
   scale=01|pm1      rewards 1/0.5/0 or 1/0/-1 for win/draw/loss (default 01)
   iters=N           iterations per move, a whole number from 1 to 100,000,000
                     (reproducible)
+  first_iters=N     iterations for the bot's first move, 1 to 100,000,000, with
+                    iters only (default iters; CodinGame's first turn is 10 x)
   ms=NUMBER         milliseconds per move after the bot's first, > 0 and at most
                     86,400,000, a day (default 100)
   first_ms=NUMBER   milliseconds for the bot's first move, > 0 and at most a day
                     (default 10 x ms)
-  wins=on|off       take an immediate game win, in playouts and in the tree (default off)
+  margin_ms=NUMBER  end a time budget's search this many ms early, >= 0 and below
+                    ms and first_ms (default 0)
+  wins=on|off       take an immediate game win, in playouts and in the tree
+                    (default off): short for playout_wins and tree_wins together
+  playout_wins=on|off
+                    playouts take an immediate game win (default off)
+  tree_wins=on|off  a position with an immediate game win gets that one child in
+                    the tree (default off); give wins or these two, not both
   solver=on|off     MCTS-Solver: prove wins and losses, never play a proven loss
                     while another move exists (default off)
   reuse=on|off      keep the subtree between moves (default off)
   centre=on|off     as X, open in the centre of the centre board, row 4 col 4
                     (default off)
+  stop=on|off       end a search once the most visited move cannot be overtaken
+                    in the iterations (or time) left (default off)
   capacity=N        nodes in the pool, a whole number from 82 (the root and its
                     81 children) to 2,000,000,000, 29 bytes each, within the
                     memory available (default 2000000)
-Give iters or ms/first_ms, not both; with neither, ms=100 and first_ms=1000.
+Give iters/first_iters or ms/first_ms, not both; with neither, ms=100 and
+first_ms=1000. The first move is the bot's first; with centre=on, X's is the
+centre, unsearched.
 Examples: uct:c=0.5,iters=2000,wins=on,solver=on,reuse=on,centre=on
+          uct:iters=20000,first_iters=200000,playout_wins=on,tree_wins=off
           uct:ms=100,first_ms=1000,c=0.5,solver=on
           random"""
 
 #: The sentence every SPEC error ends with.
 SPEC_HELP = (
     "Allowed: NAME uct or random, then for uct ':KEY=VALUE,...' with keys "
-    "c (a number >= 0), scale (01 or pm1), iters (a whole number from 1 to 100,000,000), "
-    "ms and first_ms (numbers > 0 and at most 86,400,000, a day; not with iters), wins, "
-    "solver, reuse and centre (on or off), capacity (a whole number from 82 to "
-    "2,000,000,000)."
+    "c (a number >= 0), scale (01 or pm1), iters and first_iters (whole numbers from 1 to "
+    "100,000,000), ms and first_ms (numbers > 0 and at most 86,400,000, a day; not with "
+    "iters), margin_ms (a number >= 0 below ms and first_ms), wins (or playout_wins and "
+    "tree_wins), solver, reuse, centre and stop (on or off), capacity (a whole number from "
+    "82 to 2,000,000,000)."
 )
 
 
@@ -143,7 +188,9 @@ class BotSpec:
 
     Build one with :func:`parse_spec` (``BotSpec.parse``) or directly; the
     fields are checked either way. ``str(spec)`` gives the full SPEC back
-    (every option spelled out), which :func:`parse_spec` reads to an equal spec.
+    (every option spelled out, except the keys added later, printed only when
+    set: ``first_iters``, ``margin_ms``, ``stop=on``, and ``playout_wins`` /
+    ``tree_wins`` when they differ), which :func:`parse_spec` reads to an equal spec.
 
     Attributes
     ----------
@@ -164,6 +211,20 @@ class BotSpec:
     capacity : int
         Nodes in the pool, :data:`MIN_CAPACITY` (the root and the 81 children of
         a free choice) to :data:`MAX_CAPACITY`.
+    playout_wins, tree_wins : bool or None
+        Win-taking in playouts only, in the tree only; None: as ``wins``. Given
+        with ``wins=True`` they are a ValueError (``wins`` means both). Stored
+        in one form: when the two come out equal, as ``wins`` with both None;
+        otherwise both as bools and ``wins`` False. Read the effect from
+        :attr:`playouts_take_wins` and :attr:`tree_takes_wins`.
+    first_iterations : int or None
+        Iterations for the bot's first move (with ``iterations`` only); None,
+        or a value equal to ``iterations`` (stored as None), means ``iterations``.
+    margin_ms : float
+        With a time budget, the search ends this many milliseconds before it
+        (>= 0, below ``ms`` and ``first_ms``); must be 0 with ``iterations``.
+    stop : bool
+        End a search once the most visited root child cannot be overtaken.
     """
 
     kind: str = "uct"
@@ -177,6 +238,11 @@ class BotSpec:
     reuse: bool = False
     centre: bool = False
     capacity: int = 2_000_000
+    playout_wins: bool | None = None  # after capacity: earlier fields keep their positions
+    tree_wins: bool | None = None
+    first_iterations: int | None = None
+    margin_ms: float = 0.0
+    stop: bool = False
 
     def __post_init__(self):
         if self.kind not in _KINDS:
@@ -186,14 +252,46 @@ class BotSpec:
         if self.scale not in ("01", "pm1"):
             raise ValueError(f"scale must be 01 (rewards 1/0.5/0) or pm1 (1/0/-1), "
                              f"got {self.scale!r}.")
-        for name in ("wins", "solver", "reuse", "centre"):
+        for name in ("wins", "solver", "reuse", "centre", "stop"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False (on or off in a SPEC), "
                                  f"got {getattr(self, name)!r}.")
             self._set(name, bool(getattr(self, name)))
         self._set("capacity", check_int("capacity (nodes in the pool)", self.capacity,
                                         MIN_CAPACITY, MAX_CAPACITY))
+        self._check_win_taking()
         self._check_budget()
+
+    @property
+    def playouts_take_wins(self) -> bool:
+        """Whether playouts take an immediate game win (``wins`` or ``playout_wins``)."""
+        return self.wins if self.playout_wins is None else self.playout_wins
+
+    @property
+    def tree_takes_wins(self) -> bool:
+        """Whether a position with an immediate win gets that one child (``wins``, ``tree_wins``)."""
+        return self.wins if self.tree_wins is None else self.tree_wins
+
+    def _check_win_taking(self):
+        for name in ("playout_wins", "tree_wins"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name} must be True, False or None (on or off in a SPEC), "
+                                 f"got {value!r}.")
+            self._set(name, None if value is None else bool(value))
+        if self.wins and (self.playout_wins is not None or self.tree_wins is not None):
+            raise ValueError("wins=on means playout_wins=on and tree_wins=on: give wins, or "
+                             "playout_wins and tree_wins, not both.")
+        playouts, tree = bool(self.playout_wins), bool(self.tree_wins)
+        if self.playout_wins is None and self.tree_wins is None:
+            return
+        if playouts == tree:  # one form for one behaviour: equal specs play alike
+            self._set("wins", playouts)
+            self._set("playout_wins", None)
+            self._set("tree_wins", None)
+        else:
+            self._set("playout_wins", playouts)
+            self._set("tree_wins", tree)
 
     def _set(self, name, value):
         object.__setattr__(self, name, value)  # frozen: normalise in place once, here
@@ -205,7 +303,17 @@ class BotSpec:
                                  "(ms, first_ms), not both.")
             self._set("iterations", check_int("iters (iterations per move)", self.iterations,
                                               1, MAX_ITERATIONS))
+            if self.margin_ms != 0:
+                raise ValueError(f"margin_ms applies to a time budget (ms, first_ms), not to "
+                                 f"iters; got margin_ms={self.margin_ms!r} with iters.")
+            if self.first_iterations is not None:
+                first = check_int("first_iters (iterations for the first move)",
+                                  self.first_iterations, 1, MAX_ITERATIONS)
+                self._set("first_iterations", None if first == self.iterations else first)
             return
+        if self.first_iterations is not None:
+            raise ValueError("first_iters (iterations for the first move) needs iters; with a "
+                             "time budget give first_ms.")
         for name in ("ms", "first_ms"):
             if getattr(self, name) is not None:
                 self._set(name, _positive_milliseconds(name, getattr(self, name)))
@@ -213,6 +321,19 @@ class BotSpec:
             self._set("ms", DEFAULT_MS)
         if self.first_ms is None:  # at most a day, like a time given, so str() reads back
             self._set("first_ms", min(FIRST_MOVE_FACTOR * self.ms, MAX_MS))
+        self._check_margin()
+
+    def _check_margin(self):
+        budget = min(self.ms, self.first_ms)
+        message = (f"margin_ms (milliseconds) must be a finite number >= 0 and below ms and "
+                   f"first_ms (here {_exact(budget)}), got {self.margin_ms!r}.")
+        try:
+            margin = check_real("margin_ms", self.margin_ms, 0.0)
+        except ValueError:
+            raise ValueError(message) from None
+        if margin >= budget:
+            raise ValueError(message)
+        self._set("margin_ms", margin)
 
     @staticmethod
     def parse(text: str) -> BotSpec:
@@ -228,16 +349,41 @@ class BotSpec:
     def __str__(self) -> str:
         if self.kind == "random":
             return "random"
-        budget = (f"iters={self.iterations}" if self.iterations is not None
-                  else f"ms={_exact(self.ms)},first_ms={_exact(self.first_ms)}")
+        if self.iterations is None:
+            budget = f"ms={_exact(self.ms)},first_ms={_exact(self.first_ms)}"
+            if self.margin_ms:
+                budget += f",margin_ms={_exact(self.margin_ms)}"
+        elif self.first_iterations is None:
+            budget = f"iters={self.iterations}"
+        else:
+            budget = f"iters={self.iterations},first_iters={self.first_iterations}"
+        win_taking = (("wins",) if self.playout_wins is None
+                      else ("playout_wins", "tree_wins"))  # equal ones print as before
+        stop = ("stop",) if self.stop else ()  # printed only when on, as before it existed
         flags = ",".join(f"{name}={'on' if getattr(self, name) else 'off'}"
-                         for name in ("wins", "solver", "reuse", "centre"))
+                         for name in (*win_taking, "solver", "reuse", "centre", *stop))
         return (f"uct:c={self.c!r},scale={self.scale},{budget},{flags},"
                 f"capacity={self.capacity}")
 
     def as_dict(self) -> dict:
-        """Every field that matters, for saving with a match's results."""
-        return {"kind": "random"} if self.kind == "random" else asdict(self)
+        """Every field that matters, for saving with a match's results.
+
+        ``playout_wins``, ``tree_wins``, ``first_iterations``, ``margin_ms`` and
+        ``stop`` appear only when not at their defaults, so a spec without them
+        saves as it did before they existed.
+        """
+        if self.kind == "random":
+            return {"kind": "random"}
+        fields = asdict(self)
+        for name, default in _LATER_FIELDS.items():
+            if fields[name] == default and type(fields[name]) is type(default):
+                del fields[name]
+        return fields
+
+
+#: Fields added after results were first stored, with their defaults (see ``as_dict``).
+_LATER_FIELDS = {"playout_wins": None, "tree_wins": None, "first_iterations": None,
+                 "margin_ms": 0.0, "stop": False}
 
 
 def _exact(number: float) -> str:
@@ -259,9 +405,12 @@ def _positive_milliseconds(name: str, value) -> float:
 
 
 _MAX_SPEC_LENGTH = 1000
-_KEYS = {"c": "c", "scale": "scale", "iters": "iterations", "ms": "ms", "first_ms": "first_ms",
-         "wins": "wins", "solver": "solver", "reuse": "reuse", "centre": "centre",
-         "capacity": "capacity"}
+_KEYS = {"c": "c", "scale": "scale", "iters": "iterations", "first_iters": "first_iterations",
+         "ms": "ms", "first_ms": "first_ms", "wins": "wins", "playout_wins": "playout_wins",
+         "tree_wins": "tree_wins", "solver": "solver", "reuse": "reuse", "centre": "centre",
+         "capacity": "capacity", "margin_ms": "margin_ms", "stop": "stop"}
+_ON_OFF_KEYS = ("wins", "playout_wins", "tree_wins", "solver", "reuse", "centre", "stop")
+_WHOLE_KEYS = ("iters", "first_iters", "capacity")
 
 
 def parse_spec(text: str) -> BotSpec:
@@ -292,6 +441,9 @@ def parse_spec(text: str) -> BotSpec:
         if field_name in values:
             raise ValueError(f"option {key!r} appears twice in SPEC {text!r}; give it once.")
         values[field_name] = _parse_value(key, value, text)
+    if "wins" in values and ("playout_wins" in values or "tree_wins" in values):
+        raise ValueError(f"wins means playout_wins and tree_wins together: give wins, or "
+                         f"playout_wins and tree_wins, not both, in SPEC {text!r}.")
     try:
         return BotSpec(name, **values)
     except ValueError as error:
@@ -299,16 +451,16 @@ def parse_spec(text: str) -> BotSpec:
 
 
 def _parse_value(key: str, value: str, text: str):
-    if key in ("wins", "solver", "reuse", "centre"):
+    if key in _ON_OFF_KEYS:
         if value not in _ON_OFF:
             raise ValueError(f"{key} must be on or off, got {value!r} in SPEC {text!r}.")
         return _ON_OFF[value]
     if key == "scale":
         return value  # BotSpec checks it
     try:
-        return int(value) if key in ("iters", "capacity") else float(value)
+        return int(value) if key in _WHOLE_KEYS else float(value)
     except ValueError:
-        kind = "a whole number" if key in ("iters", "capacity") else "a number"
+        kind = "a whole number" if key in _WHOLE_KEYS else "a number"
         raise ValueError(f"{key} must be {kind}, got {value!r} in SPEC {text!r}. "
                          + SPEC_HELP) from None
 
@@ -421,9 +573,14 @@ class UTTTBot:
 
     def _search(self, root_state: np.ndarray, scoring: int, start: float) -> int:
         spec = self.spec
+        first = self.moves_chosen == 0
         if spec.iterations is not None:
-            return self._run(root_state, scoring, spec.iterations)
-        budget_ms = spec.first_ms if self.moves_chosen == 0 else spec.ms
+            iterations = (spec.first_iterations if first and spec.first_iterations is not None
+                          else spec.iterations)
+            if spec.stop:
+                return self._run_until_decided(root_state, scoring, iterations)
+            return self._run(root_state, scoring, iterations)
+        budget_ms = (spec.first_ms if first else spec.ms) - spec.margin_ms
         return self._run_until(root_state, scoring, start + budget_ms / 1000.0)
 
     def _run(self, root_state, scoring, iterations: int) -> int:
@@ -432,7 +589,8 @@ class UTTTBot:
         # a tree kept and grown for billions of iterations gets there). Once per call.
         iterations = min(iterations, _VISITS_LIMIT - int(self.pool.visits[0]))
         return int(fast_uct.search(root_state, iterations, spec.c, spec.scale == "pm1",
-                                   spec.wins, spec.solver, scoring, self.rng, self.pool.used,
+                                   spec.playouts_take_wins, spec.tree_takes_wins, spec.solver,
+                                   scoring, self.rng, self.pool.used,
                                    *self.pool.arrays(), self._scratch, self._path, self._buf,
                                    self._scores))
 
@@ -443,9 +601,11 @@ class UTTTBot:
         the time left if less, so on a machine that is not busy the search
         ends within about a millisecond after the deadline. The first chunk
         is small because the rate is not known yet. At least one chunk runs,
-        so there is always an answer.
+        so there is always an answer. With ``stop=on`` it also ends once the
+        iterations the time left allows (at the fastest rate seen in this
+        search) cannot change the most visited root child.
         """
-        done, chunk = 0, 64
+        done, chunk, fastest = 0, 64, 0.0
         while True:
             before = time.perf_counter()
             ran = self._run(root_state, scoring, chunk)
@@ -455,7 +615,67 @@ class UTTTBot:
             if ran < chunk or left <= 0.0:  # the solver proved the root, or time is up
                 return done
             rate = ran / max(now - before, 1e-6)
+            # The iterations left, from the fastest chunk so far: a chunk slowed by a busy
+            # machine would make the time left look shorter and stop too soon.
+            fastest = max(fastest, rate)
+            if self.spec.stop and self._decided(int(fastest * left)):
+                return done
             chunk = max(16, int(rate * min(left, 0.001)))
+
+    def _run_until_decided(self, root_state, scoring, iterations: int) -> int:
+        """Up to ``iterations`` iterations, ending once the robust child cannot change.
+
+        After k more iterations the lead of the most visited child over the
+        second shrinks by at most k while the iterations left shrink by k, so
+        no stop is possible before half the excess of iterations left over
+        that lead has run: each chunk is that long (at least
+        :data:`_STOP_CHUNK`), and the checks are few (a handful per move).
+        """
+        done = 0
+        while done < iterations:
+            left = iterations - done
+            best, second = self._lead()
+            if self._decided(left, best, second):
+                break
+            chunk = min(left, max(_STOP_CHUNK, (left - (best - second)) // 2 + 1))
+            ran = self._run(root_state, scoring, chunk)
+            done += ran
+            if ran < chunk:  # the solver proved the root (or the visit count is full)
+                break
+        return done
+
+    def _lead(self) -> tuple[int, int]:
+        """Visits of the most and second most visited root children the answer may be.
+
+        Proven losses are left out with the solver on, as :meth:`_best_move` does;
+        -1 stands for no such child (no second: nothing can overtake the first).
+        """
+        pool = self.pool
+        first = int(pool.first_child[0])
+        visits = pool.visits[first:first + int(pool.child_count[0])].astype(np.int64)
+        if self.spec.solver:
+            lost = pool.proven[first:first + len(visits)] == fast_uct.LOSS
+            if not lost.all():
+                visits = visits[~lost]
+        if len(visits) == 0:
+            return -1, -1
+        if len(visits) == 1:
+            return int(visits[0]), -1
+        top = np.partition(visits, len(visits) - 2)[-2:]
+        return int(top[1]), int(top[0])
+
+    def _decided(self, left: int, best: int | None = None, second: int | None = None) -> bool:
+        """Whether ``left`` more iterations cannot change the most visited root child.
+
+        The first strictly most visited child stays so if the second plus every
+        iteration left stays below it (ties go to the first in tree order, so
+        an equal count could change the answer).
+        """
+        if best is None:
+            best, second = self._lead()
+        if best < 0:  # no children yet: nothing searched
+            return False
+        return second < 0 or second + left < best
 
     def _best_move(self) -> tuple[int, str]:
         """The proven win if there is one, else the robust child among moves not proven lost."""
@@ -604,8 +824,8 @@ def warm_up() -> None:
     args = (np.zeros(engine.STATE_SIZE, dtype=np.int64), np.zeros(fast_uct.MAX_PATH, np.int64),
             np.zeros(81, dtype=np.int64), np.zeros(fast_uct.SCORES_SIZE, dtype=np.float64))
     for wins in (False, True):
-        fast_uct.search(state, 50, 1.0, wins, wins, wins, 0, engine.new_rng(1), pool.used,
-                        *pool.arrays(), *args)
+        fast_uct.search(state, 50, 1.0, wins, wins, wins, wins, 0, engine.new_rng(1),
+                        pool.used, *pool.arrays(), *args)
     child = fast_uct.find_child(0, int(pool.move[1]), pool.first_child, pool.child_count,
                                 pool.move)
     fast_uct.reroot(child, pool.used, *pool.arrays(), pool.new_index)

@@ -2,7 +2,8 @@
 
     python -m mctslib harness tictactoe [--iterations 2000] [--exploration 1.0]
                                         [--engine python|numba] [--games 1000]
-    python -m mctslib match uttt --a SPEC --b SPEC --games N [--jobs J] [--out FILE] ...
+    python -m mctslib match uttt --a SPEC --b SPEC --games N [--jobs J | --scheduler ADDRESS]
+                                 [--out FILE] ...
     python -m mctslib codingame uttt [SPEC]
     python -m mctslib play uttt [--bot SPEC] [--side x|o]
 

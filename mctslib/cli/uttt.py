@@ -1,13 +1,14 @@
 """Ultimate Tic-Tac-Toe on the command line: bot-vs-bot matches and a CodinGame player.
 
-    python -m mctslib match uttt --a SPEC --b SPEC [--games N] [--jobs J]
+    python -m mctslib match uttt --a SPEC --b SPEC [--games N] [--jobs J | --scheduler ADDRESS]
                                  [--scoring codingame|openspiel] [--seed S]
                                  [--openings K] [--opening-plies P] [--out results.json]
     python -m mctslib codingame uttt [SPEC] [--scoring codingame|openspiel] [--seed S] [--quiet]
 
 The chapter "Ultimate Tic-Tac-Toe: tuning a real bot" decides every change to
-its bot with games; ``match`` plays them in parallel and reports the score
-with its 95% interval. ``codingame`` runs the bot under CodinGame's referee
+its bot with games; ``match`` plays them in parallel (on this machine, or on a
+Dask cluster with ``--scheduler tcp://HOST:PORT``) and reports the score with
+its 95% interval. ``codingame`` runs the bot under CodinGame's referee
 protocol, so a reader can pit it against other programs. A SPEC names a bot
 and its options (:mod:`mctslib.bots.uttt`). :func:`add_match_command` and
 :func:`add_codingame_command` add the two subcommands to ``python -m mctslib``.
@@ -59,6 +60,9 @@ JOBS_PER_CORE = 4
 MAX_SEED = 2**64 - 1
 #: The longest input line the CodinGame player reads: a move line is a few characters.
 MAX_LINE = 100
+#: Seconds ``match --scheduler`` waits for the scheduler, then for its first worker
+#: (mctslib.play.cluster.SCHEDULER_TIMEOUT, written here to keep Dask's module unloaded).
+SCHEDULER_WAIT = 10.0
 
 
 # ------------------------------------------------------------------ argument types
@@ -81,19 +85,37 @@ def _jobs(text: str) -> int:
     return whole_number(1, JOBS_PER_CORE * _default_jobs())(text)
 
 
+def _scheduler(text: str) -> str:
+    """An argparse type: a Dask scheduler's address ``tcp://HOST:PORT``."""
+    from ..play.cluster import check_scheduler_address
+
+    try:
+        return check_scheduler_address(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 
 # -------------------------------------------------------------------------- match
 
 MATCH_DESCRIPTION = f"""\
 Play GAMES games of Ultimate Tic-Tac-Toe between bot A and bot B, A moving
-first in the even-numbered games, in parallel worker processes. Prints A's
-wins, draws and losses, its score (win 1, draw 0.5) with a 95% Wilson
-interval, how many games a 95% interval of width {HINT_WIDTH:g} (plus or minus
-{HINT_WIDTH / 2:g}) would need at that score, and each side's measured seconds
-per move. With --openings K the games start from K random positions (each
-played twice, sides swapped) instead of the empty board. Iteration budgets
-give the same result for the same seed on every machine; time budgets depend
-on the machine and its load.
+first in the even-numbered games, in parallel worker processes (or on a Dask
+cluster, see below). Prints A's wins, draws and losses, its score (win 1,
+draw 0.5) with a 95% Wilson interval, how many games a 95% interval of width
+{HINT_WIDTH:g} (plus or minus {HINT_WIDTH / 2:g}) would need at that score, and
+each side's measured seconds per move. With --openings K the games start from
+K random positions (each played twice, sides swapped) instead of the empty
+board. Iteration budgets give the same result for the same seed on every
+machine; time budgets depend on the machine and its load.
+
+With --scheduler tcp://HOST:PORT the games run on the workers of a Dask
+cluster instead of local processes: start `dask scheduler` on one machine and
+`dask worker tcp://HOST:PORT --nworkers N --nthreads 1` on each (N its cores:
+a bot's search holds Python's lock, so one process per core), with the same
+mctslib installed everywhere. The result is the same game for game as a local
+run with iteration budgets; a game lost with a worker that dies is played
+again elsewhere, with the same seeds.
 
 {SPEC_SYNTAX}"""
 
@@ -116,6 +138,11 @@ def add_match_command(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=_jobs, default=None,
                         help=f"worker processes, at most {JOBS_PER_CORE} per core this process "
                              "may use (default: one per core)")
+    parser.add_argument("--scheduler", type=_scheduler, metavar="ADDRESS",
+                        help="play on the Dask cluster whose scheduler is at this address, "
+                             "tcp://HOST:PORT (not with --jobs above 1: the cluster's workers "
+                             f"decide how many games run at once; waits up to "
+                             f"{SCHEDULER_WAIT:g} s for the scheduler and a worker)")
     parser.add_argument("--scoring", choices=SCORINGS, default="codingame",
                         help="how a game that closes every board without a line ends: "
                              "codingame = more boards won wins (default), openspiel = draw")
@@ -139,18 +166,31 @@ def run_match(args, out=None) -> int:
 
     Raises :class:`~.argtypes.UsageError` before the first game if the options do
     not go together (more openings than exist, node pools that do not fit in
-    memory); the report is printed before the results are saved, so a disk that
-    fails at the end loses nothing on screen.
+    memory, ``--jobs`` above 1 with ``--scheduler``), and ConnectionError if the
+    Dask cluster of ``--scheduler`` cannot be used or is lost; the report is
+    printed before the results are saved, so a disk that fails at the end loses
+    nothing on screen.
     """
     from ..play.arena import play_match
     from ..play.stats import games_for_width
 
     out = out or sys.stdout
-    jobs = args.jobs or _default_jobs()
-    _check_pools(args.a, args.b, min(jobs, args.games))
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None:
+        if args.jobs not in (None, 1):
+            raise UsageError(f"--jobs {args.jobs} and --scheduler do not go together: on a "
+                             "cluster its workers decide how many games run at once.")
+        jobs = 1
+    else:
+        jobs = args.jobs or _default_jobs()
+        _check_pools(args.a, args.b, min(jobs, args.games))
     start = _match_start(args)
-    result = play_match(args.a, args.b, start, args.games, seed=args.seed, jobs=jobs,
-                        description="uttt games")
+    if scheduler is None:
+        result = play_match(args.a, args.b, start, args.games, seed=args.seed, jobs=jobs,
+                            description="uttt games")
+        where_played = f"{jobs} worker process{'es' if jobs > 1 else ''}"
+    else:
+        result, where_played = _match_on_cluster(args, start, scheduler)
     low, high = result.interval
     first = sum(record.a_moved_first for record in result.records)
     seconds_a, seconds_b = result.seconds_per_move()
@@ -159,7 +199,7 @@ def run_match(args, out=None) -> int:
                   f"pl{'y' if args.opening_plies == 1 else 'ies'}")
     lines = [
         (f"Ultimate Tic-Tac-Toe, {args.scoring} scoring, seed {args.seed}, from {where}, "
-         f"{jobs} worker process{'es' if jobs > 1 else ''}"),
+         f"{where_played}"),
         f"A: {args.a}",
         f"B: {args.b}",
         (f"{result.games} games (A moved first in {first}): A won {result.wins}, "
@@ -171,12 +211,78 @@ def run_match(args, out=None) -> int:
     ]
     print("\n".join(lines), file=out, flush=True)
     if args.out:
+        cluster = {} if scheduler is None else {"scheduler": scheduler}
         result.save(args.out, game="uttt", a=str(args.a), b=str(args.b),
                     a_options=args.a.as_dict(), b_options=args.b.as_dict(), games=args.games,
                     jobs=jobs, scoring=args.scoring, seed=args.seed, openings=args.openings,
-                    opening_plies=args.opening_plies)
+                    opening_plies=args.opening_plies, **cluster)
         print(f"saved to {args.out}", file=out)
     return 0
+
+
+def _match_on_cluster(args, start, address: str):
+    """Play the match on the Dask cluster at ``address``: ``(result, where it was played)``.
+
+    Failures become one sentence (ConnectionError or ValueError, printed by
+    :func:`mctslib.cli.main.main`): a scheduler out of reach, a cluster without
+    workers or with another mctslib, node pools larger than a worker's memory
+    limit, a game whose workers kept dying, the connection lost mid-match.
+    """
+    import logging
+
+    # Dask logs its own errors with tracebacks (a scheduler gone, its reconnection
+    # failing): the command says what happened in one sentence instead.
+    logging.disable(logging.ERROR)
+    try:
+        return _play_on_cluster(args, start, address)
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def _play_on_cluster(args, start, address: str):
+    from concurrent.futures import CancelledError
+
+    from ..play.arena import play_match
+    from ..play.cluster import connect, open_executor
+
+    client = connect(address, SCHEDULER_WAIT)
+    try:
+        workers = client.scheduler_info(n_workers=-1)["workers"]
+        _check_worker_pools(args.a, args.b, workers)
+        threads = sum(worker["nthreads"] for worker in workers.values())
+        with open_executor(client) as executor:
+            result = play_match(args.a, args.b, start, args.games, seed=args.seed,
+                                executor=executor, description="uttt games")
+    except CancelledError:
+        raise ConnectionError(f"the connection to the Dask scheduler at {address} was lost "
+                              "during the match; no result was kept.") from None
+    except Exception as error:
+        if type(error).__name__ != "KilledWorker":  # Dask's, not imported until a cluster is used
+            raise
+        allowed = getattr(error, "allowed_failures", "its")
+        raise ConnectionError(f"every Dask worker that ran one of the games died while playing "
+                              f"it ({allowed} deaths allowed by the scheduler's setting "
+                              "distributed.scheduler.allowed-failures): the game itself may "
+                              "kill workers (memory?); no result was kept.") from None
+    finally:
+        client.close()
+    return result, (f"on the Dask cluster at {address} ({len(workers)} worker"
+                    f"{'s' if len(workers) != 1 else ''}, {threads} thread"
+                    f"{'s' if threads != 1 else ''} at the start)")
+
+
+def _check_worker_pools(a, b, workers: dict) -> None:
+    """Each thread of a Dask worker holds both bots' node pools: check its memory limit."""
+    nodes = sum(spec.capacity for spec in (a, b) if spec.kind == "uct")
+    for address, worker in sorted(workers.items()):
+        limit, threads = worker.get("memory_limit") or 0, worker.get("nthreads", 1)
+        needed = threads * nodes * BYTES_PER_NODE
+        if nodes and limit and needed > limit:
+            raise UsageError(f"the bots' node pools need {needed / 2**30:,.2f} GiB on the Dask "
+                             f"worker {address} ({threads} thread{'s' if threads > 1 else ''}, "
+                             f"each holding A's and B's, {BYTES_PER_NODE} bytes a node), but its "
+                             f"memory limit is {limit / 2**30:,.2f} GiB: start workers with "
+                             "fewer --nthreads or more --memory-limit, or use smaller capacities.")
 
 
 def _check_pools(a, b, workers: int) -> None:

@@ -25,10 +25,12 @@ Options (arguments of :func:`search`):
 * ``c`` and ``pm1``: the exploration constant, and rewards 1 / 0 / -1 instead
   of 1 / 0.5 / 0 (UCB1's mean is then taken over the scaled rewards, which
   halves the weight of the exploration term relative to the spread of means);
-* ``wins_on``: *win-taking playouts*: the side to move takes an immediate game
-  win when it has one (:func:`mctslib.fast.uttt.winning_moves`); the tree
-  follows the same rule (jacek's one-move win check at expansion): a position
-  with such a win gets one child, the lowest winning move;
+* ``playout_wins``: *win-taking playouts*: the side to move takes an immediate
+  game win when it has one (:func:`mctslib.fast.uttt.winning_moves`);
+* ``tree_wins``: the same rule in the tree (jacek's one-move win check at
+  expansion): a position with such a win gets one child, the lowest winning
+  move. The bot's ``wins=on`` turns both on; the two are separate so that the
+  chapter can measure each;
 * ``solver_on``: *MCTS-Solver* (Winands, Bjornsson and Saito 2008): a node
   whose position is over is proven; a node is a proven win for the player who
   moves there if its position is lost for the player to move in it (every move
@@ -204,16 +206,16 @@ def _select(node, c, solver_on, first_child, child_count, visits, wins, proven, 
 
 
 @njit(cache=True, inline="always")  # like _select: a call would pass ten arrays
-def _expand(node, s, count, capacity, rng, wins_on, scoring, move, first_child, child_count,
+def _expand(node, s, count, capacity, rng, tree_wins, scoring, move, first_child, child_count,
             visits, wins, proven, buf):
     """Add one child per legal move of ``s`` (shuffled) below ``node``; return the new count.
 
-    With ``wins_on``, a position where the player to move wins at once gets
+    With ``tree_wins``, a position where the player to move wins at once gets
     one child, its lowest winning move: the rule of win-taking playouts, applied
-    in the tree too (jacek's 1-ply win check at expansion). Returns ``count``
+    in the tree (jacek's 1-ply win check at expansion). Returns ``count``
     unchanged when the children do not fit: a full pool stops growing.
     """
-    if wins_on and winning_moves(s, scoring, buf) > 0:
+    if tree_wins and winning_moves(s, scoring, buf) > 0:
         n = 1  # buf[0], the lowest winning move
     else:
         n = legal_moves(s, buf)
@@ -284,8 +286,8 @@ def _prove_leaf(node, s, scoring, proven):
 # here would fail to compile, not leak); measured: 1% faster in a search of 20,000
 # iterations, 2% in a 100 ms turn (about 130,000 iterations), the same trees.
 @njit(cache=True, error_model="numpy", _nrt=False)
-def search(root_state, iterations, c, pm1, wins_on, solver_on, scoring, rng, used,
-           move, first_child, child_count, visits, wins, proven, scratch, path, buf, scores):
+def search(root_state, iterations, c, pm1, playout_wins, tree_wins, solver_on, scoring, rng,
+           used, move, first_child, child_count, visits, wins, proven, scratch, path, buf, scores):
     """Run up to ``iterations`` UCT iterations from ``root_state``; return how many ran.
 
     Parameters
@@ -296,8 +298,9 @@ def search(root_state, iterations, c, pm1, wins_on, solver_on, scoring, rng, use
         Iterations to run; fewer run only when the solver proves the root.
     c : float
         Exploration constant.
-    pm1, wins_on, solver_on : bool
-        Rewards 1/0/-1 (else 1/0.5/0); win-taking playouts; MCTS-Solver.
+    pm1, playout_wins, tree_wins, solver_on : bool
+        Rewards 1/0/-1 (else 1/0.5/0); win-taking playouts; a position with an
+        immediate win gets that one child in the tree; MCTS-Solver.
     scoring : int
         CODINGAME or OPENSPIEL (:func:`mctslib.fast.uttt.scoring_code`).
     rng : uint64 array of 1
@@ -327,7 +330,7 @@ def search(root_state, iterations, c, pm1, wins_on, solver_on, scoring, rng, use
             path[depth] = node
             depth += 1
         if scratch[OUTCOME] == ONGOING and (visits[node] > 0 or node == 0):  # expansion
-            grown = _expand(node, scratch, count, capacity, rng, wins_on, scoring, move,
+            grown = _expand(node, scratch, count, capacity, rng, tree_wins, scoring, move,
                             first_child, child_count, visits, wins, proven, buf)
             if grown > count:
                 node = count
@@ -338,7 +341,7 @@ def search(root_state, iterations, c, pm1, wins_on, solver_on, scoring, rng, use
         mover = 1 - scratch[PLAYER]  # who made the last move on the path
         if solver_on and scratch[OUTCOME] != ONGOING:
             _prove_leaf(node, scratch, scoring, proven)
-        if wins_on:  # simulation
+        if playout_wins:  # simulation
             win_taking_playout(scratch, rng, scoring, buf)
         else:
             random_playout(scratch, rng)

@@ -25,6 +25,7 @@ from .._checks import check_int
 from ..games.base import GameState, check_game_state
 from ..progress import progress_bar
 from ..rng import GeneratorSource, make_rng
+from .cluster import as_executor
 from .stats import score_interval
 
 #: Games in one match: each is a task held in memory until the match ends.
@@ -226,9 +227,12 @@ def play_match(make_a: Callable, make_b: Callable, start: GameState | Sequence[G
         ``2i + 1`` spawned from it, whatever order games finish in.
     jobs : int
         Worker processes when no executor is given (1 plays in this process).
-    executor : concurrent.futures.Executor, optional
-        Any executor (a process pool, or a Dask or Ray cluster's executor); it
-        receives one task per game.
+    executor : concurrent.futures.Executor or dask.distributed.Client, optional
+        Any executor (a process pool, a Dask cluster's ``client.get_executor()``,
+        or the ``Client`` itself, see :mod:`mctslib.play.cluster`); it receives
+        one task per game. Results arrive as games finish, and a game lost with
+        a Dask worker is re-run elsewhere with the same seeds, so the match is
+        the same game for game (for iteration budgets) wherever it runs.
 
     Returns
     -------
@@ -255,9 +259,10 @@ def play_match(make_a: Callable, make_b: Callable, start: GameState | Sequence[G
         if opening.is_terminal():
             raise ValueError(f"start[{index}] is a finished game: a match needs positions "
                              "with a move to play.")
+    executor = as_executor(executor)
     if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise ValueError(f"executor must be a concurrent.futures.Executor (or None), got "
-                         f"{type(executor).__name__}.")
+        raise ValueError(f"executor must be a concurrent.futures.Executor, a "
+                         f"dask.distributed.Client or None, got {type(executor).__name__}.")
     if isinstance(seed, np.random.Generator):
         raise ValueError("seed must be an int, a SeedSequence or None for a match "
                          "(each game spawns its own streams from it).")
@@ -284,13 +289,19 @@ def _run(tasks, jobs: int, executor: Executor | None, description: str) -> list[
             return records
         own_pool = executor is None
         pool = ProcessPoolExecutor(max_workers=jobs) if own_pool else executor
+        futures = []
         try:
-            futures = [pool.submit(_play_task, task) for task in tasks]
+            futures.extend(pool.submit(_play_task, task) for task in tasks)
             records = []
+            # Each game counts when its result is here, whichever worker played it.
             for future in as_completed(futures):
                 records.append(future.result())
                 bar.update(1)
         finally:
+            # An error or Ctrl-C: the games not started yet must not keep a pool (or
+            # a cluster someone else shares) busy; cancel() leaves finished ones alone.
+            for future in futures:
+                future.cancel()
             if own_pool:
                 pool.shutdown(cancel_futures=True)
     return sorted(records, key=lambda record: record.index)

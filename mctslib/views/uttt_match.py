@@ -96,11 +96,13 @@ def spec_bot_factory(spec) -> BotFactory:
         raise ValueError(f"the widget needs a searching bot (a 'uct' SPEC), got {spec.kind!r}.")
 
     def factory(iterations=None, ms=None, seed=None):
-        budget = dataclasses.replace(spec, iterations=iterations, ms=ms, first_ms=ms)
+        budget = dataclasses.replace(spec, iterations=iterations, ms=ms, first_ms=ms,
+                                     first_iterations=None, margin_ms=0.0)
         return budget(seed=seed)
 
     # str(spec) spells out every option but also a budget the bots never get: cut one out.
-    options = str(dataclasses.replace(spec, iterations=1, ms=None, first_ms=None))
+    options = str(dataclasses.replace(spec, iterations=1, ms=None, first_ms=None,
+                                      first_iterations=None, margin_ms=0.0))
     factory.description = f"the numba bot {options.replace(',iters=1,', ',')}"
     return factory
 
