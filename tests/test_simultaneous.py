@@ -173,7 +173,8 @@ def test_a_run_records_its_checkpoints_and_calls_back():
 @pytest.mark.parametrize(
     ("kwargs", "words"),
     [
-        ({"learner": "exp3"}, "learner must be one of"),
+        ({"learner": "hedge"}, "learner must be one of"),
+        ({"learner": "exp3"}, "Exp3 has no numba twin"),
         ({"engine": "c++"}, "engine must be one of"),
         ({"outcomes": "draws"}, "outcomes must be one of"),
         ({"rounds": 0}, "rounds must be a whole number >= 1"),

@@ -41,6 +41,7 @@ from ..learners.simultaneous import (
     DEFAULT_EXPLORATION,
     ENGINES,
     LEARNERS,
+    ONE_NODE_LEARNERS,
     OUTCOMES,
     check_exploration,
     make_match,
@@ -129,8 +130,9 @@ def run_one_node(game: MatrixGame, learner: str, rounds: int, seed, *,
     Parameters
     ----------
     game : MatrixGame
-    learner : {"ucb1", "regret_matching"}
-        Both players use this rule (each with its own statistics).
+    learner : {"ucb1", "regret_matching", "exp3"}
+        Both players use this rule (each with its own statistics); Exp3 runs
+        on ``engine="python"`` only.
     rounds : int
         Rounds to play, from 1 to :data:`MAX_ROUNDS`.
     seed : int, SeedSequence or Generator
@@ -163,7 +165,7 @@ def run_one_node(game: MatrixGame, learner: str, rounds: int, seed, *,
     """
     if not isinstance(game, MatrixGame):
         raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}.")
-    learner = check_choice("learner", learner, LEARNERS)
+    learner = check_choice("learner", learner, ONE_NODE_LEARNERS)
     engine = check_choice("engine", engine, ENGINES)
     outcomes = check_choice("outcomes", outcomes, OUTCOMES)
     rounds = check_budget("rounds", rounds, 1, MAX_ROUNDS)

@@ -22,7 +22,7 @@ from collections.abc import Hashable, Sequence
 from .._checks import shown
 from .base import check_player
 
-__all__ = ["PLAYERS", "SimultaneousState", "check_player"]
+__all__ = ["PLAYERS", "MultiAgentState", "SimultaneousState", "check_player"]
 
 #: The two players of a simultaneous-move game.
 PLAYERS = (0, 1)
@@ -89,3 +89,38 @@ class SimultaneousState(ABC):
             f"joint action {shown(joint_action)} is illegal here: give a pair (action of player 0, "
             f"action of player 1); {legal}."
         )
+
+
+class MultiAgentState(ABC):
+    """A state of a game in which any number of agents (two or more) move at once.
+
+    Unlike :class:`SimultaneousState` the game need not be zero-sum: each
+    agent has its own reward in ``[0, 1]`` at the end. Smitsimax and the
+    joint-action SM-MCTS tree (:class:`mctslib.search.smmcts.JointDUCT`) use
+    only these members. An agent's legal actions may depend on the state,
+    never on what the others are choosing at the same moment. Chapter "When
+    both players move at once" (the section on more than two agents).
+    """
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def agents(self) -> int:
+        """How many agents move at every step."""
+
+    @abstractmethod
+    def legal_actions(self, agent: int) -> Sequence[Hashable]:
+        """Actions ``agent`` may choose here, in a fixed order (empty once the game is over)."""
+
+    @abstractmethod
+    def play(self, joint_action: tuple) -> MultiAgentState:
+        """The state after every agent's action (one per agent, in agent order)."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def reward(self, agent: int) -> float:
+        """``agent``'s result of the finished game in ``[0, 1]`` (1 is the best)."""

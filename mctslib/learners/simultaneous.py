@@ -7,7 +7,7 @@ decoupled simultaneous-move search (DUCT, SM-MCTS). Each player has its own
 rule and learns only from its own outcome: it sees which move it played and
 what that round paid it, never the other player's move or statistics.
 
-Two rules:
+Three rules:
 
 - :class:`UCB1Player`: decoupled UCB1. Each player runs UCB1 (Auer et al.
   2002) on its own moves, with rewards rescaled to ``[0, 1]``.
@@ -15,6 +15,10 @@ Two rules:
   unconditional form) with 10% uniform exploration and importance-weighted
   estimates of the moves it did not play, as in the version that Lisy,
   Kovarik, Lanctot and Bosansky (2013) analyse for SM-MCTS.
+- :class:`Exp3Player`: Exp3 (Auer, Cesa-Bianchi, Freund and Schapire 2002),
+  exponential weights on importance-weighted reward estimates with uniform
+  exploration: the other standard Hannan-consistent rule. It runs on the
+  readable engine only (``engine="python"``).
 
 :func:`play_rounds` plays them against each other, and :func:`make_match`
 does the same on the readable loop or on the numba kernels
@@ -64,10 +68,12 @@ Strategies
     next round: regret matching's mix with exploration, or for UCB1 the
     best-scoring move (shared equally among exact ties).
 
-Why one module of about 670 lines: the two players, the loop that plays them and
+Why one module of about 800 lines: the three players, the loop that plays them and
 its numba-backed twin (:class:`FastOneNodeMatch`) share the stream, the
 rescaled rewards and the round checks, and must change together to stay
-identical round for round.
+identical round for round. Exp3 has no numba twin (its softmax calls ``exp``,
+whose last bit we would have to check between numba and the C library);
+the readable engine plays it.
 """
 
 
@@ -93,6 +99,9 @@ from ..xorshift import XorShift64
 from .ucb1 import SQRT2, _score
 
 LEARNERS = ("ucb1", "regret_matching")
+
+#: Every one-node learner, Exp3 included (readable engine only: Exp3 has no numba twin).
+ONE_NODE_LEARNERS = (*LEARNERS, "exp3")
 OUTCOMES = ("payoff", "win_loss")
 ENGINES = ("python", "numba")
 
@@ -355,6 +364,126 @@ class RegretMatchingPlayer:
                 self.regrets[other] -= reward  # its estimate is 0
 
 
+# --------------------------------------------------------------------------- Exp3
+
+
+def exp3_strategy(scores: Sequence[float], exploration: float,
+                  learning_rate: float | None = None) -> list[float]:
+    """The mix Exp3 plays: a softmax of its reward estimates, mixed with uniform exploration.
+
+    ``mix[i] = (1 - gamma) * exp(eta * S[i]) / sum_j exp(eta * S[j]) + gamma / n``
+    with ``S`` the cumulative importance-weighted reward estimates, ``gamma``
+    the exploration and ``eta`` the learning rate (default ``gamma / n``, Auer,
+    Cesa-Bianchi, Freund and Schapire 2002). ``scores`` holds at least one
+    finite number.
+    """
+    if not is_sequence(scores) or not len(scores):
+        raise ValueError(f"scores must be a non-empty sequence of numbers (one per move), "
+                         f"got {shown(scores)}.")
+    for move, score in enumerate(scores):
+        check_real(f"scores[{move}]", score)
+    exploration = check_exploration(exploration)
+    rate = _check_learning_rate(learning_rate, exploration, len(scores))
+    return _exp3_strategy(scores, exploration, rate)
+
+
+def _check_learning_rate(learning_rate, exploration: float, moves: int) -> float:
+    if learning_rate is None:
+        return exploration / moves
+    rate = check_real("learning_rate", learning_rate, 0.0)
+    if rate == 0.0:
+        raise ValueError("learning_rate must be a number > 0 (or None for exploration / moves), "
+                         "got 0.")
+    return rate
+
+
+def _exp3_strategy(scores: Sequence[float], exploration: float, rate: float) -> list[float]:
+    # Unchecked: the player computes its mix every round. The largest score is
+    # subtracted before exp so that no weight overflows (the mix is unchanged);
+    # the weights are added left to right.
+    top = max(scores)
+    weights = [math.exp(rate * (score - top)) for score in scores]
+    total = 0.0
+    for weight in weights:
+        total += weight
+    n = len(scores)
+    return [(1.0 - exploration) * weight / total + exploration / n for weight in weights]
+
+
+class Exp3Player:
+    """One player's Exp3 (exponential weights with exploration; reference implementation).
+
+    Parameters
+    ----------
+    moves : int
+        Number of moves, at least 1.
+    exploration : float
+        Share ``gamma`` of uniformly random play, in ``(0, 1]`` (default 0.1).
+    learning_rate : float or None
+        ``eta`` of the softmax; None (default) takes Auer et al.'s ``gamma / moves``.
+
+    Attributes
+    ----------
+    scores : list of float
+        Cumulative importance-weighted reward estimate ``S[i]`` of each move.
+    counts : list of int
+        How many times each move was played.
+
+    Notes
+    -----
+    Exp3 (Auer, Cesa-Bianchi, Freund and Schapire 2002) is the other standard
+    Hannan-consistent bandit next to regret matching: against any sequence of
+    rewards its average regret goes to zero, so two Exp3 players' average
+    strategies approach an equilibrium of a zero-sum game (up to the
+    exploration they keep). Each round it plays :func:`exp3_strategy`,
+    samples a move ``a`` and receives its reward ``r`` in ``[0, 1]``; like
+    :class:`RegretMatchingPlayer` it never sees the other moves' rewards and
+    adds the unbiased estimate ``r / mix[a]`` to ``S[a]`` only. Where regret
+    matching plays in proportion to positive regrets, Exp3 plays a softmax of
+    the estimates: a move that falls behind by ``1 / eta`` in estimated
+    reward is played ``e`` times less often (before exploration). Used as a
+    selection rule of SM-MCTS by Tak, Lanctot and Winands (2014) and Lisý et
+    al. (2013). The average strategy (visit counts) is what a node reports.
+
+    A round is :meth:`choose` then :meth:`update` with the move it returned.
+    Simultaneous-moves chapter.
+    """
+
+    def __init__(self, moves: int, exploration: float = DEFAULT_EXPLORATION,
+                 learning_rate: float | None = None):
+        moves = check_int("moves", moves, 1, MAX_MOVES)
+        self.exploration = check_exploration(exploration)
+        self.learning_rate = _check_learning_rate(learning_rate, self.exploration, moves)
+        self.scores = [0.0] * moves
+        self.counts = [0] * moves
+        self._probability = math.nan
+        self._pending = None
+
+    def strategy(self) -> list[float]:
+        """The current strategy: the mix the player would play now, exploration included."""
+        return _exp3_strategy(self.scores, self.exploration, self.learning_rate)
+
+    def average_strategy(self) -> list[float]:
+        """The average strategy: how often each move was played (:func:`empirical_strategy`)."""
+        return empirical_strategy(self.counts)
+
+    def choose(self, uniform: float) -> int:
+        """Sample a move from the current strategy with ``uniform``, a number in ``[0, 1)``."""
+        if not (type(uniform) is float and 0.0 <= uniform < 1.0):
+            uniform = check_uniform(uniform)
+        mix = _exp3_strategy(self.scores, self.exploration, self.learning_rate)
+        move = _sample_move(mix, uniform)
+        self._probability = mix[move]
+        self.counts[move] += 1
+        self._pending = move
+        return move
+
+    def update(self, move: int, reward: float) -> None:
+        """Learn from this round: the move just chosen earned ``reward`` (in ``[0, 1]``)."""
+        _take_round(self, move, reward)
+        self.scores[move] += reward / self._probability
+
+
 # --------------------------------------------------------------------------- decoupled UCB1
 
 
@@ -478,12 +607,14 @@ def make_players(game: MatrixGame, learner: str, exploration: float = DEFAULT_EX
     never goes unnoticed just because this learner ignores it.
     """
     check_game(game)
-    learner = check_choice("learner", learner, LEARNERS)
+    learner = check_choice("learner", learner, ONE_NODE_LEARNERS)
     exploration = check_exploration(exploration)
     c = check_real("c (the exploration constant)", c, 0.0)
     rows, columns = game.shape
     if learner == "ucb1":
         return UCB1Player(rows, c), UCB1Player(columns, c)
+    if learner == "exp3":
+        return Exp3Player(rows, exploration), Exp3Player(columns, exploration)
     return RegretMatchingPlayer(rows, exploration), RegretMatchingPlayer(columns, exploration)
 
 
@@ -536,8 +667,8 @@ def _two_players(row_player, column_player) -> tuple[int, int]:
 
 def _player_moves(name: str, player) -> int:
     """The number of moves of a reference player, or ValueError if it is not one."""
-    if not isinstance(player, (UCB1Player, RegretMatchingPlayer)):
-        raise ValueError(f"{name} must be a UCB1Player or a RegretMatchingPlayer, "
+    if not isinstance(player, (UCB1Player, RegretMatchingPlayer, Exp3Player)):
+        raise ValueError(f"{name} must be a UCB1Player or a RegretMatchingPlayer (or an Exp3Player), "
                          f"got {type(player).__name__}.")
     return len(player.counts)
 
@@ -624,6 +755,8 @@ class FastOneNodeMatch:
 
     def __init__(self, game, row_player, column_player, stream, win_loss):
         win_loss = _check_match(game, row_player, column_player, stream, win_loss)
+        if isinstance(row_player, Exp3Player) or isinstance(column_player, Exp3Player):
+            raise ValueError("Exp3 has no numba twin: play Exp3Player with engine=\"python\".")
         if _parameters(row_player) != _parameters(column_player):
             raise ValueError(
                 "row_player and column_player must be the same kind of learner with the same "

@@ -16,9 +16,12 @@ player at each state):
 - :func:`profile_value`: player 0's expected payoff when both follow it;
 - :func:`best_response`: the most a player can get against the other's
   mixes, choosing its best action at every state from the last round back;
-- :func:`profile_exploitability`: the two best-response payoffs added up (each in its
-  own player's terms), i.e. how much the two players together could gain
-  by deviating (NashConv). It is 0 exactly at an equilibrium;
+- :func:`profile_exploitability` (also named :func:`nash_conv`): the two
+  best-response payoffs added up (each in its own player's terms), i.e. how
+  much the two players together could gain by deviating: **NashConv**. It is
+  0 exactly at an equilibrium. OpenSpiel's ``exploitability`` is NashConv
+  divided by the number of players, half of it here
+  (:func:`openspiel_exploitability`);
 - :func:`exploit`: what one player's learned strategy loses against a best
   response, compared with the equilibrium value, and where the loss happens.
 
@@ -58,6 +61,8 @@ __all__ = [
     "best_response",
     "equilibrium_with_exploration",
     "exploit",
+    "nash_conv",
+    "openspiel_exploitability",
     "profile_exploitability",
     "profile_value",
     "solve_game",
@@ -439,6 +444,27 @@ def profile_exploitability(root: SimultaneousState, profile: Profile) -> float:
         is 0 exactly at an equilibrium and positive otherwise.
     """
     return sum(best_response(root, profile, player).value for player in PLAYERS)
+
+
+def nash_conv(root: SimultaneousState, profile: Profile) -> float:
+    """NashConv of ``profile``: the two players' best-response gains added up, in payoff units.
+
+    The same number as :func:`profile_exploitability` (the chapter's "distance
+    from equilibrium"), under the name game-theory papers and OpenSpiel use.
+    OpenSpiel's ``exploitability`` is *half* of it for two players
+    (:func:`openspiel_exploitability`). Chapter "When both players move at once".
+    """
+    return profile_exploitability(root, profile)
+
+
+def openspiel_exploitability(root: SimultaneousState, profile: Profile) -> float:
+    """OpenSpiel's ``exploitability``: NashConv divided by the number of players (two).
+
+    In a two-player zero-sum game it is the average of the two best-response
+    gains, i.e. how much a best-responding opponent wins on average over the
+    game value. Quote it with its name: it is half of :func:`nash_conv`.
+    """
+    return nash_conv(root, profile) / len(PLAYERS)
 
 
 # --------------------------------------------------------------------------- exploiting one player

@@ -11,7 +11,7 @@ and the ``root_state`` they search from.
 
 from __future__ import annotations
 
-from ..games.simultaneous_base import SimultaneousState
+from ..games.simultaneous_base import MultiAgentState, SimultaneousState
 from ..rng import make_rng
 from .backward_induction import TableProfile, profile_exploitability
 from .minimax import check_budget
@@ -27,8 +27,10 @@ class SimultaneousSearch:
 
     Parameters
     ----------
-    root : SimultaneousState
-        The state to search from; the game must still be on.
+    root : SimultaneousState or MultiAgentState
+        The state to search from; the game must still be on (searches that
+        handle more than two agents accept a
+        :class:`~mctslib.games.simultaneous_base.MultiAgentState`).
     seed : int, numpy Generator or None
         Every random choice of the search comes from ``make_rng(seed)``.
 
@@ -39,7 +41,7 @@ class SimultaneousSearch:
     """
 
     def __init__(self, root: SimultaneousState, seed=None):
-        if not isinstance(root, SimultaneousState):
+        if not isinstance(root, (SimultaneousState, MultiAgentState)):
             raise ValueError(
                 f"root must be a simultaneous-move game state such as Goofspiel(), got "
                 f"{type(root).__name__}."

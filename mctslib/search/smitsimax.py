@@ -44,11 +44,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._checks import check_int, check_real
-from ..games.simultaneous_base import PLAYERS, SimultaneousState, check_player
+from ..games.simultaneous_base import PLAYERS, MultiAgentState, SimultaneousState, check_player
 from ..learners.simultaneous import UCB1Player
 from ..learners.ucb1 import SQRT2
 from .backward_induction import MAX_STATES, TableProfile, solve_game, too_many_states
 from .simultaneous_search import SimultaneousSearch
+from .smmcts import check_final, final_mix, pick_final
 
 __all__ = ["AgentNode", "BlindGuarantee", "Smitsimax", "blind_floor", "blind_guarantee"]
 
@@ -83,8 +84,10 @@ class Smitsimax(SimultaneousSearch):
 
     Parameters
     ----------
-    root : SimultaneousState
-        The state to search from (game still on).
+    root : SimultaneousState or MultiAgentState
+        The state to search from (game still on); a
+        :class:`~mctslib.games.simultaneous_base.MultiAgentState` gives one tree
+        to each of its agents (the profile and its distance need two players).
     c : float
         UCB1's exploration constant, ``>= 0`` (rewards lie in ``[0, 1]``).
     seed : int, numpy Generator or None
@@ -101,7 +104,11 @@ class Smitsimax(SimultaneousSearch):
         super().__init__(root, seed)
         self._root_state = root
         self.c = check_real("c (UCB1's exploration constant)", c, 0.0)
-        self.roots = [AgentNode(tuple(root.legal_actions(agent)), self.c) for agent in PLAYERS]
+        # Two players, or any number of agents in a MultiAgentState.
+        self.agents = (tuple(range(root.agents)) if isinstance(root, MultiAgentState)
+                       else PLAYERS)
+        self.roots = [AgentNode(tuple(root.legal_actions(agent)), self.c)
+                      for agent in self.agents]
 
     @property
     def root_state(self) -> SimultaneousState:
@@ -111,10 +118,10 @@ class Smitsimax(SimultaneousSearch):
     def iterate(self) -> None:
         """Every tree picks its agent's move, the turn is played, down to the end of the game."""
         state, nodes = self.root_state, list(self.roots)
-        paths: list[list[tuple[AgentNode, int]]] = [[] for _ in PLAYERS]
+        paths: list[list[tuple[AgentNode, int]]] = [[] for _ in self.agents]
         while True:
             picks = []
-            for agent in PLAYERS:
+            for agent in self.agents:
                 index = nodes[agent].bandit.choose(float(self.rng.random()))
                 paths[agent].append((nodes[agent], index))
                 picks.append(nodes[agent].actions[index])
@@ -122,7 +129,7 @@ class Smitsimax(SimultaneousSearch):
             if state.is_terminal():
                 break
             nodes = [self._child(path[-1], state, agent) for agent, path in enumerate(paths)]
-        for agent in PLAYERS:
+        for agent in self.agents:
             reward = state.reward(agent)  # each agent's own result, up its own tree
             for node, index in paths[agent]:
                 node.bandit.update(index, reward)
@@ -149,8 +156,12 @@ class Smitsimax(SimultaneousSearch):
 
     # ------------------------------------------------------------- what it learned
 
-    def profile(self) -> TableProfile:
+    def profile(self, final: str = "mix") -> TableProfile:
         """The behaviour profile the trees stand for, written state by state.
+
+        ``final="mix"`` (default) takes each node's visit-count mix,
+        ``final="max"`` its most visited move (ties shared equally), as
+        :meth:`mctslib.search.smmcts.SMMCTS.profile` does.
 
         At a state, each agent plays the visit-count mix of the node its own
         earlier moves lead to, whatever the other agent did (uniform where its
@@ -158,6 +169,10 @@ class Smitsimax(SimultaneousSearch):
         small games whose states record the moves so far (as Goofspiel's do);
         raises ValueError if two move histories lead to the same state.
         """
+        final = check_final(final)
+        if len(self.agents) != 2 or not isinstance(self.root_state, SimultaneousState):
+            raise ValueError("profile() measures two-player zero-sum games only; this search has "
+                             f"{len(self.agents)} agents.")
         table = {}
         stack = [(self.root_state, tuple(self.roots))]
         while stack:
@@ -171,7 +186,8 @@ class Smitsimax(SimultaneousSearch):
                     "Smitsimax.profile() needs a game whose states record the moves so far; "
                     f"two move histories lead to {state}."
                 )
-            table[state] = tuple(_strategy(node, state, agent) for agent, node in enumerate(nodes))
+            table[state] = tuple(_strategy(node, state, agent, final)
+                                 for agent, node in enumerate(nodes))
             for i, a0 in enumerate(state.legal_actions(0)):
                 for j, a1 in enumerate(state.legal_actions(1)):
                     children = tuple(None if node is None else node.children[k]
@@ -183,14 +199,38 @@ class Smitsimax(SimultaneousSearch):
         """The two agents' visit-count mixes at their roots."""
         return self.roots[0].strategy(), self.roots[1].strategy()
 
+    def root_move(self, player: int, final: str = "mix", uniform: float = 0.0):
+        """The move ``player`` plays from its root under a final-move rule ("mix" or "max").
+
+        As :meth:`mctslib.search.smmcts.SMMCTS.root_move`: sample the visit-count
+        mix with ``uniform``, or play the most visited move.
+        """
+        player = check_int("player", player, 0, len(self.agents) - 1)
+        root = self.roots[player]
+        return root.actions[pick_final(root.bandit.counts, check_final(final), uniform)]
+
+    def tree_sizes(self) -> list[int]:
+        """How many nodes each agent's tree holds (one list entry per agent)."""
+        return [_count_nodes(root) for root in self.roots]
 
 
-def _strategy(node: AgentNode | None, state: SimultaneousState, agent: int) -> np.ndarray:
-    """The node's visit-count mix, or uniform over the agent's moves where there is no node."""
+
+def _count_nodes(root: AgentNode) -> int:
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(child for child in node.children if child is not None)
+    return count
+
+
+def _strategy(node: AgentNode | None, state: SimultaneousState, agent: int,
+              final: str = "mix") -> np.ndarray:
+    """The node's final mix (see :meth:`Smitsimax.profile`), or uniform where there is no node."""
     if node is None:
         count = len(state.legal_actions(agent))
         return np.full(count, 1.0 / count)
-    return node.strategy()
+    return np.asarray(final_mix(node.bandit.counts, final))
 
 
 # --------------------------------------------------------------------------- the price of blindness

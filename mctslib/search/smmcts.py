@@ -13,13 +13,25 @@ player's own results. Each iteration:
 3. **simulation**: from it, both players play uniformly random actions to
    the end of the game;
 4. **backpropagation**: every node on the path adds the result to its total;
-   each parent's two rules learn from the child's *mean* result (player 0's
-   reward in ``[0, 1]``, player 1's is one minus it). Learning from the
-   child's mean rather than the single sample is the averaged variant
-   (SM-MCTS-A) that Lisý et al. analyse; ``backup="sample"`` gives the plain
-   one.
+   each parent's two rules learn from either the child's *mean* result
+   (``backup="mean"``, this class's default) or the iteration's own
+   *sample* result (``backup="sample"``); player 0's reward is in ``[0, 1]``,
+   player 1's is one minus it.
 
-Two selection rules, the one-node learners of :mod:`mctslib.learners.simultaneous`
+Which backup is which. The standard SM-MCTS of Tak, Lanctot and Winands
+(2014), and so **standard DUCT**, updates every node's bandits with the
+sampled return of the iteration: ``backup="sample"``. Passing up the child's
+running mean instead is the averaged variant SM-MCTS-A that Lisý, Kovařík,
+Lanctot and Bošanský (2013) analyse: their convergence proof for
+Hannan-consistent rules (regret matching, Exp3) is for the mean backup. For
+the sample backup, Kovařík and Lisý's later analysis shows that Hannan
+consistency alone does not guarantee convergence, though the common rules
+have the extra properties needed in their experiments. The
+default stays ``"mean"`` because the chapter's stored runs
+(``data/simultaneous/smmcts.json``) were made with it; the tuned comparison
+(:mod:`mctslib.experiments.sm_tuning`) uses ``"sample"`` for DUCT.
+
+Three selection rules, the one-node learners of :mod:`mctslib.learners.simultaneous`
 (so the chapter's single-node experiment and every node of this tree run
 the very same code):
 
@@ -33,11 +45,18 @@ the very same code):
   uniform play, and estimates the rewards of actions it did not play by
   importance weighting (the played action's reward divided by its
   probability). Lisý et al. (2013) prove that SM-MCTS with such a rule
-  converges to an approximate equilibrium of the whole game.
+  converges to an approximate equilibrium of the whole game;
+- ``"exp3"``, Exp3 with exploration
+  (:class:`~mctslib.learners.simultaneous.Exp3Player`): a softmax of
+  importance-weighted reward estimates blended with ``exploration`` of
+  uniform play (Auer et al. 2002; in SM-MCTS, Tak et al. 2014).
 
-A node's final strategy, for both rules, is its *average strategy*: how
+A node's final strategy, for every rule, is its *average strategy*: how
 often each player chose each action there (visit counts divided by their
-sum, exploration included), which is what a search node can report.
+sum, exploration included), which is what a search node can report. To play
+a move from it there are two final-move rules (Tak et al. 2014):
+``final="mix"`` samples the average strategy, ``final="max"`` plays the most
+chosen action (:meth:`SMMCTS.root_move`; :meth:`SMMCTS.profile` scores either).
 
 The tree is turned into a behaviour profile (a mix per player per state;
 uniform where the tree has no data) whose exact distance from equilibrium
@@ -55,26 +74,70 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._checks import check_real
-from ..games.simultaneous_base import SimultaneousState
-from ..learners.simultaneous import RegretMatchingPlayer, UCB1Player, check_exploration
+from .._checks import check_int, check_real
+from ..games.simultaneous_base import SimultaneousState, check_player
+from ..learners.simultaneous import (
+    Exp3Player,
+    RegretMatchingPlayer,
+    UCB1Player,
+    _sample_move,  # unchecked sampling: the same slices
+    check_exploration,
+    check_uniform,
+    empirical_strategy,
+)
 from ..learners.ucb1 import SQRT2
 from ..rng import make_rng
 from .backward_induction import TableProfile
 from .simultaneous_search import SimultaneousSearch
 
 __all__ = [
+    "BACKUPS",
+    "FINALS",
     "SELECTIONS",
     "SMMCTS",
+    "JointDUCT",
     "SMNode",
+    "SequentialUCT",
     "random_joint_playout",
 ]
 
 #: The selection rules SM-MCTS accepts by name.
-SELECTIONS = ("duct", "rm")
+SELECTIONS = ("duct", "rm", "exp3")
 
-#: The backups: pass up the child's mean (Lisý et al.'s SM-MCTS-A) or the sample.
+#: The backups: pass up the child's mean (Lisý et al.'s SM-MCTS-A) or the sample (standard).
 BACKUPS = ("mean", "sample")
+
+#: The final-move rules: sample the average strategy, or play the most chosen action.
+FINALS = ("mix", "max")
+
+
+def check_final(final) -> str:
+    """Return ``final`` if it is a final-move rule ("mix" or "max"), else raise ValueError."""
+    if not isinstance(final, str) or final not in FINALS:
+        raise ValueError(f"final must be one of {', '.join(FINALS)} (sample the average strategy, "
+                         f"or play the most chosen action), got {final!r}.")
+    return final
+
+
+def final_mix(counts, final: str) -> list[float]:
+    """The mix a node's visit ``counts`` stand for under a final-move rule.
+
+    ``"mix"``: counts over their total (uniform before any visit); ``"max"``:
+    the most chosen actions, sharing the probability equally on exact ties.
+    Integer counts only, so the mix is exact and order-free.
+    """
+    if final == "mix":
+        return empirical_strategy(counts)
+    top = max(counts)
+    best = [move for move, count in enumerate(counts) if count == top]
+    return [1.0 / len(best) if move in best else 0.0 for move in range(len(counts))]
+
+
+def pick_final(counts, final: str, uniform: float = 0.0) -> int:
+    """The action index a final-move rule plays from visit ``counts`` (see :meth:`SMMCTS.root_move`)."""
+    if final == "max":
+        return max(range(len(counts)), key=lambda move: (counts[move], -move))
+    return _sample_move(empirical_strategy(counts), check_uniform(uniform))
 
 
 # --------------------------------------------------------------------------- selection rules
@@ -86,6 +149,8 @@ def _make_rule(selection: str, count: int, c: float, exploration: float):
         return UCB1Player(count, c)
     if selection == "rm":
         return RegretMatchingPlayer(count, exploration)
+    if selection == "exp3":
+        return Exp3Player(count, exploration)
     raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}.")
 
 
@@ -156,16 +221,17 @@ class SMMCTS(SimultaneousSearch):
     ----------
     root : SimultaneousState
         The state to search from (game still on).
-    selection : {"duct", "rm"}
-        Decoupled UCB1, or regret matching with exploration (module docstring).
+    selection : {"duct", "rm", "exp3"}
+        Decoupled UCB1, regret matching with exploration, or Exp3 (module docstring).
     c : float
         UCB1's exploration constant (``>= 0``; ``"duct"`` only).
     exploration : float
-        Share of uniform play mixed into regret matching, in ``[0, 1]``
-        (``"rm"`` only; 0.1 as in Lisý et al.).
+        Share of uniform play mixed into regret matching or Exp3, in ``(0, 1]``
+        (``"rm"`` and ``"exp3"`` only; 0.1 as in Lisý et al.).
     backup : {"mean", "sample"}
-        What a parent's rules learn from: the child's mean result (default) or
-        the iteration's own result.
+        What a parent's rules learn from: the child's mean result (default;
+        Lisý et al.'s SM-MCTS-A) or the iteration's own result (``"sample"``:
+        standard SM-MCTS and standard DUCT, Tak et al. 2014).
     seed : int, numpy Generator or None
         Every random choice (selection ties, regret-matching draws, playouts)
         comes from ``make_rng(seed)``: the same seed grows the same tree.
@@ -190,7 +256,7 @@ class SMMCTS(SimultaneousSearch):
         self.c = check_real("c (UCB1's exploration constant)", c, 0.0)
         # Regret matching divides by the probability of the action played, so it
         # needs exploration > 0; DUCT ignores the number.
-        self.exploration = (check_exploration(exploration) if selection == "rm"
+        self.exploration = (check_exploration(exploration) if selection in ("rm", "exp3")
                             else check_real("exploration", exploration, 0.0, 1.0))
         self.backup = backup
         self.root = SMNode(root, selection, self.c, self.exploration)
@@ -245,14 +311,16 @@ class SMMCTS(SimultaneousSearch):
             yield node
             stack.extend(node.children.values())
 
-    def profile(self) -> TableProfile:
+    def profile(self, final: str = "mix") -> TableProfile:
         """The behaviour profile the tree stands for: each node's final mixes, uniform elsewhere.
 
-        A node's final mix is the visit-count mix (DUCT) or the average mix
-        played (regret matching); a node never selected from is uniform.
+        ``final="mix"`` (default): a node's mix is how often each action was
+        chosen there (the average strategy); ``final="max"``: the most chosen
+        action (ties shared equally). A node never selected from is uniform.
         """
+        final = check_final(final)
         return TableProfile({
-            node.state: (node.rules[0].average_strategy(), node.rules[1].average_strategy())
+            node.state: tuple(final_mix(rule.counts, final) for rule in node.rules)
             for node in self.nodes() if node.rules
         })
 
@@ -261,3 +329,200 @@ class SMMCTS(SimultaneousSearch):
         return (np.asarray(self.root.rules[0].average_strategy()),
                 np.asarray(self.root.rules[1].average_strategy()))
 
+    def root_move(self, player: int, final: str = "mix", uniform: float = 0.0):
+        """The action ``player`` plays from the root under a final-move rule (Tak et al. 2014).
+
+        ``final="mix"`` samples the root's average strategy with ``uniform``
+        (a number in ``[0, 1)``, slices in action order); ``final="max"`` plays
+        the most chosen action (the first one on ties; ``uniform`` unused).
+        """
+        player = check_player(player)
+        return self.root.actions[player][pick_final(self.root.rules[player].counts,
+                                                    check_final(final), uniform)]
+
+
+
+# --------------------------------------------------------------------------- more than two agents
+
+
+class _JointNode:
+    """A node of :class:`JointDUCT`: one UCB1 rule per agent, children by joint index tuple."""
+
+    __slots__ = ("actions", "children", "rules", "state")
+
+    def __init__(self, state, c: float):
+        self.state = state
+        self.children: dict[tuple, _JointNode] = {}
+        if state.is_terminal():
+            self.actions, self.rules = (), ()
+        else:
+            self.actions = tuple(tuple(state.legal_actions(a)) for a in range(state.agents))
+            self.rules = tuple(UCB1Player(len(a), c) for a in self.actions)
+
+
+class JointDUCT(SimultaneousSearch):
+    """Standard DUCT on one tree of states for any number of agents (sample backup).
+
+    The joint-action tree of SM-MCTS with ``n`` agents: at every node each
+    agent's UCB1 rule picks its own action, the joint action (one per agent)
+    decides the child, and every node keeps one child per joint action tried,
+    up to ``actions ** n`` of them. Each agent's rule learns its own reward of
+    the iteration (Tak, Lanctot and Winands 2014). The chapter compares its
+    size with Smitsimax's per-agent trees (:meth:`Smitsimax.tree_sizes
+    <mctslib.search.smitsimax.Smitsimax.tree_sizes>`) on
+    :class:`~mctslib.games.multi_goofspiel.MultiGoofspiel`.
+
+    Parameters
+    ----------
+    root : MultiAgentState
+    c : float
+        UCB1's constant (rewards in ``[0, 1]``).
+    seed : int, numpy Generator or None
+    """
+
+    def __init__(self, root, c: float = SQRT2, seed=None):
+        from ..games.simultaneous_base import MultiAgentState
+
+        if not isinstance(root, MultiAgentState):
+            raise ValueError(f"root must be a MultiAgentState such as MultiGoofspiel(), got "
+                             f"{type(root).__name__}.")
+        super().__init__(root, seed)
+        self.c = check_real("c (UCB1's exploration constant)", c, 0.0)
+        self.root = _JointNode(root, self.c)
+
+    @property
+    def root_state(self):
+        return self.root.state
+
+    def iterate(self) -> None:
+        """Select with every agent's rule, add one node, play out at random, back up each reward."""
+        node, path = self.root, []
+        while not node.state.is_terminal():
+            picks = tuple(rule.choose(float(self.rng.random())) for rule in node.rules)
+            path.append((node, picks))
+            child = node.children.get(picks)
+            if child is None:
+                state = node.state.play(tuple(a[i] for a, i in zip(node.actions, picks)))
+                node.children[picks] = _JointNode(state, self.c)
+                final = state
+                while not final.is_terminal():
+                    final = final.play(tuple(_random_choice(final.legal_actions(a), self.rng)
+                                             for a in range(final.agents)))
+                break
+            node = child
+        else:
+            final = node.state
+        rewards = [final.reward(a) for a in range(final.agents)]
+        for parent, picks in path:
+            for rule, index, reward in zip(parent.rules, picks, rewards):
+                rule.update(index, reward)
+
+    def tree_size(self) -> int:
+        """How many nodes the joint tree holds."""
+        count, stack = 0, [self.root]
+        while stack:
+            node = stack.pop()
+            count += 1
+            stack.extend(node.children.values())
+        return count
+
+    def root_move(self, agent: int, final: str = "mix", uniform: float = 0.0):
+        """The action ``agent`` plays from the root under a final-move rule ("mix" or "max")."""
+        agent = check_int("agent", agent, 0, len(self.root.rules) - 1)
+        return self.root.actions[agent][pick_final(self.root.rules[agent].counts,
+                                                   check_final(final), uniform)]
+
+
+# --------------------------------------------------------------------------- a turn-taking tree
+
+
+class _TurnNode:
+    """A node of :class:`SequentialUCT`: player 0 to bid, or player 1 after seeing bid ``pending``."""
+
+    __slots__ = ("actions", "children", "pending", "rule", "state")
+
+    def __init__(self, state, pending, c: float):
+        self.state, self.pending = state, pending
+        mover = 0 if pending is None else 1
+        self.actions = () if state.is_terminal() else tuple(state.legal_actions(mover))
+        self.rule = UCB1Player(len(self.actions), c) if self.actions else None
+        self.children: list = [None] * len(self.actions)
+
+
+class SequentialUCT(SimultaneousSearch):
+    """Plain UCT on the turn-taking version of a simultaneous game: player 1 sees player 0's bid.
+
+    The chapter's first section builds this tree for one matrix game and shows
+    that "always rock" beats it. Here it is grown on a whole game (Goofspiel):
+    at every state player 0 bids first (a UCB1 node over its actions), then
+    player 1 bids at a node that knows player 0's bid; each node's rule
+    maximises its own mover's reward (player 1's is one minus player 0's), and
+    the iteration's sampled result is backed up. The behaviour profile it
+    stands for (:meth:`profile`): player 0 plays its nodes' visit-count mix;
+    player 1, who in the real game cannot see the bid, plays the visit counts
+    of its nodes summed over player 0's bids (what it played on average in the
+    tree). :meth:`~SimultaneousSearch.exploitability` then measures how far
+    that is from equilibrium.
+
+    Parameters
+    ----------
+    root : SimultaneousState
+    c : float
+        UCB1's constant (rewards in ``[0, 1]``).
+    seed : int, numpy Generator or None
+    """
+
+    def __init__(self, root: SimultaneousState, c: float = SQRT2, seed=None):
+        super().__init__(root, seed)
+        if not isinstance(root, SimultaneousState):
+            raise ValueError("SequentialUCT needs a two-player SimultaneousState such as Goofspiel().")
+        self.c = check_real("c (UCB1's exploration constant)", c, 0.0)
+        self.root = _TurnNode(root, None, self.c)
+
+    @property
+    def root_state(self) -> SimultaneousState:
+        return self.root.state
+
+    def iterate(self) -> None:
+        """Select turn by turn, add one node, play out at random, back up the sample."""
+        node, path = self.root, []
+        while node.rule is not None:
+            index = node.rule.choose(float(self.rng.random()))
+            path.append((node, index))
+            child = node.children[index]
+            if child is None:
+                child = node.children[index] = self._child(node, index)
+                state = child.state
+                if child.pending is not None:  # player 1 still has to answer: a random bid
+                    answer = _random_choice(state.legal_actions(1), self.rng)
+                    state = state.play((child.pending, answer))
+                reward = _joint_playout(state, self.rng).reward(0)
+                break
+            node = child
+        else:
+            reward = node.state.reward(0)
+        for parent, index in path:
+            parent.rule.update(index, reward if parent.pending is None else 1.0 - reward)
+
+    def _child(self, node: _TurnNode, index: int) -> _TurnNode:
+        action = node.actions[index]
+        if node.pending is None:
+            return _TurnNode(node.state, action, self.c)
+        return _TurnNode(node.state.play((node.pending, action)), None, self.c)
+
+    def profile(self, final: str = "mix") -> TableProfile:
+        """Player 0's node mixes and player 1's counts summed over player 0's bids, per state."""
+        final = check_final(final)
+        table, stack = {}, [self.root]
+        while stack:
+            node = stack.pop()
+            if node.rule is None:
+                continue
+            answers = [child for child in node.children if child is not None]
+            summed = [0] * len(node.state.legal_actions(1))
+            for answer in answers:
+                if answer.rule is not None:
+                    summed = [a + b for a, b in zip(summed, answer.rule.counts)]
+                stack.extend(c for c in answer.children if c is not None)
+            table[node.state] = (final_mix(node.rule.counts, final), final_mix(summed, final))
+        return TableProfile(table)
