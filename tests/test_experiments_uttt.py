@@ -189,7 +189,7 @@ def test_save_and_load(tmp_path):
 
 
 def test_stored_full_results_load():
-    for name in EXPERIMENTS:
+    for name in uttt.FULL:
         result = load_experiment(name)
         assert result.name == name and result.budget == "full"
         assert result.comparisons and all(c.games >= 40 for c in result.comparisons)
@@ -230,3 +230,203 @@ def test_command_runs_as_a_module(tmp_path):
                           env={**os.environ, "MCTSLIB_PROGRESS": "0"})
     assert done.returncode == 0, done.stderr
     assert "c=0.6 vs c=0.7" in done.stdout and not any(tmp_path.iterdir())
+
+
+# ----------------------------------------------------------------------------- issue 14: realistic budgets
+
+
+def test_doubling_experiment_plays_each_budget_against_its_half():
+    result = uttt.doubling_experiment((40, 120), games=2, games_by_budget={120: 4})
+    check_well_formed(result, "doubling", 2)
+    assert [c.label for c in result.comparisons] == ["iters=40 vs 20", "iters=120 vs 60"]
+    assert [c.games for c in result.comparisons] == [2, 4]
+    for comparison, point in zip(result.comparisons, result.summary["points"]):
+        assert f"iters={point['iterations']}," in comparison.a
+        assert f"iters={point['half']}," in comparison.b and point["half"] * 2 == point["iterations"]
+        assert point["elo_interval_95"][0] == tuning._elo(comparison.low)
+    assert result.reproducible and any("load artefact" in note for note in result.notes)
+    again = uttt.doubling_experiment((40, 120), games=2, games_by_budget={120: 4})
+    assert [c.results for c in again.comparisons] == [c.results for c in result.comparisons]
+
+
+def test_exploration_experiment_takes_cs_per_scale():
+    result = uttt.exploration_experiment({"01": (0.3, 1.0), "pm1": (1.0,)}, iterations=40,
+                                         **TINY)
+    check_well_formed(result, "exploration", 3)
+    assert [c.label for c in result.comparisons] == ["c=0.3,scale=01", "c=1,scale=01",
+                                                     "c=1,scale=pm1"]
+    assert result.parameters["cs"] == {"01": [0.3, 1.0], "pm1": [1.0]}
+    assert result.parameters["scales"] == ["01", "pm1"]
+    for scale in ("01", "pm1"):
+        summary = result.summary[scale]
+        points = [c for c in result.comparisons if c.label.endswith(scale)]
+        assert summary["better_than_reference"] == [c.value for c in points if c.low > 0.5]
+        assert summary["worse_than_reference"] == [c.value for c in points if c.high < 0.5]
+
+
+def test_win_taking_split_into_playouts_and_tree():
+    result = uttt.win_taking_experiment(60, where=("playouts", "tree"), **TINY)
+    check_well_formed(result, "win_taking", 2)
+    playouts, tree = result.comparisons
+    assert "playout_wins=on,tree_wins=off" in playouts.a
+    assert "playout_wins=off,tree_wins=on" in tree.a
+    assert all("wins=off" in c.b and "playout_wins" not in c.b for c in result.comparisons)
+    assert result.parameters["option"] == ["playout_wins", "tree_wins"]
+    assert [p["option"] for p in result.summary["points"]] == ["playout_wins", "tree_wins"]
+    # The default still plays "both" under its old label, so the stored full run repeats.
+    both = uttt.win_taking_experiment(60, **TINY)
+    assert both.comparisons[0].label == "wins=on vs off, iters=60"
+    assert both.parameters["option"] == "wins"
+    with pytest.raises(ValueError, match="where"):
+        uttt.win_taking_experiment(60, where=("rollouts",), **TINY)
+
+
+def test_centre_against_the_searched_first_move():
+    result = uttt.centre_experiment(iterations=40, games=4, against="searched",
+                                    first_iterations=400, first_move_samples=3)
+    check_well_formed(result, "centre", 1)
+    match = result.comparisons[0]
+    assert "centre=on" in match.a and "centre=off" in match.b
+    assert "first_iters=400" in match.a and "first_iters=400" in match.b
+    summary = result.summary
+    # By hand: A is X in even games (X's result = A's), B in odd ones (X's = 1 - A's).
+    value = {"W": 1.0, "D": 0.5, "L": 0.0}
+    even = [value[r] for r in match.results[0::2]]
+    odd = [1.0 - value[r] for r in match.results[1::2]]
+    assert summary["x_score_centre"] == sum(even) / len(even)
+    assert summary["x_score_searched_first"] == sum(odd) / len(odd)
+    assert summary["difference"] == pytest.approx(
+        summary["x_score_centre"] - summary["x_score_searched_first"])
+    assert sum(summary["searched_first_moves"].values()) == 3
+    with pytest.raises(ValueError, match="against"):
+        uttt.centre_experiment(iterations=40, games=2, against="nearby")
+    with pytest.raises(ValueError, match="searched"):
+        uttt.centre_experiment(iterations=40, games=2, first_iterations=400)
+
+
+def test_openspiel_at_equal_simulations_repeats_exactly():
+    first = uttt.openspiel_experiment(iterations=30, games=2, uct_c=1.0,
+                                      versions=("best", "matched"))
+    check_well_formed(first, "openspiel", 2)
+    assert first.reproducible
+    assert [c.value for c in first.comparisons] == ["best", "matched"]
+    assert all("30 simulations" in c.b and "uct_c 1," in c.b for c in first.comparisons)
+    assert "iters=30" in first.comparisons[0].a and "wins=on" in first.comparisons[0].a
+    assert "wins=off,solver=on,reuse=off" in first.comparisons[1].a
+    assert first.summary["exploration_match"]["our_c_equivalent"] == 0.5
+    assert first.parameters["centre_acts"] is False
+    assert any("centre=on option never acts" in note for note in first.notes)
+    second = uttt.openspiel_experiment(iterations=30, games=2, uct_c=1.0,
+                                       versions=("best", "matched"))
+    assert [c.results for c in second.comparisons] == [c.results for c in first.comparisons]
+    with pytest.raises(ValueError, match="versions"):
+        uttt.openspiel_experiment(iterations=30, games=2, versions=("fastest",))
+
+
+def test_every_budget_names_real_arguments():
+    import inspect
+
+    for table in uttt.BUDGETS.values():
+        for name, arguments in table.items():
+            inspect.signature(EXPERIMENTS[name]).bind(**arguments)  # TypeError if a key is wrong
+    assert set(uttt.REALISTIC) <= set(EXPERIMENTS) and set(uttt.DEEP) <= set(EXPERIMENTS)
+    assert uttt.registry.budget_directory("full") == uttt.DATA_DIR
+    assert uttt.registry.budget_directory("realistic") == uttt.DATA_DIR / "realistic"
+    with pytest.raises(ValueError, match="has no experiment"):
+        uttt.run_experiment("budget", "deep")
+
+
+def test_stored_realistic_and_deep_results_load():
+    for budget, table in (("realistic", uttt.REALISTIC), ("deep", uttt.DEEP)):
+        directory = uttt.registry.budget_directory(budget)
+        for name in table:
+            if not uttt.experiment_path(name, directory).is_file():
+                continue  # not run yet: data/uttt/README.md lists what was
+            result = load_experiment(name, directory)
+            assert result.name == name and result.budget == budget
+            for key, value in table[name].items():
+                stored = result.parameters.get(key)
+                if key == "versions" or key == "where":
+                    continue  # recorded differently (the comparisons name them)
+                assert stored == json.loads(json.dumps(value)), (budget, name, key)
+
+
+def test_command_budget_and_quick_disagree(capsys):
+    assert uttt.main(["--quick", "--budget", "realistic", "--only", "solver"]) == 2
+    assert "disagree" in capsys.readouterr().err
+    assert uttt.main(["--budget", "deep", "--only", "budget"]) == 2
+    assert "has no experiment budget" in capsys.readouterr().err
+
+
+def test_command_quick_budget_runs_the_new_experiment(tmp_path, capsys):
+    assert uttt.main(["--budget", "quick", "--only", "doubling", "--jobs", "1",
+                      "--out-dir", str(tmp_path)]) == 0
+    assert load_experiment("doubling", tmp_path).budget == "quick"
+
+
+def test_partial_results_are_kept_comparison_by_comparison(tmp_path, capsys):
+    result = uttt.doubling_experiment((20, 40), games=2)
+    partial = uttt.registry.partial_path("doubling", tmp_path)
+    assert partial.name == "doubling.partial.jsonl"
+    report = uttt.registry._reporter(partial)
+    for comparison in result.comparisons:
+        report(comparison)
+    lines = partial.read_text().splitlines()
+    assert [Comparison(**json.loads(line)) for line in lines] == result.comparisons
+    assert "iters=40 vs 20" in capsys.readouterr().out
+
+
+def test_pair_analysis_reads_games_as_pairs_from_one_opening():
+    from mctslib.play.elo_sprt import pair_outcomes
+
+    stored = load_experiment("games_needed")
+    rows = uttt.pair_analysis(stored)
+    assert [row["label"] for row in rows] == [c.label for c in stored.comparisons]
+    for row, c in zip(rows, stored.comparisons):
+        assert sum(row["pairs"]) == c.games // 2
+        assert row["pairs"] == list(pair_outcomes(c.results))
+        # pair score = points of A over the two games: counts back to the per-game score
+        points = sum(k * 0.5 * n for k, n in enumerate(row["pairs"]))
+        assert points / c.games == pytest.approx(c.score)
+        assert row["elo_interval_95"][0] < row["elo"] < row["elo_interval_95"][1]
+    # H2's measured check: c=0.6 vs 0.7 is decided for +20 Elo after 350 games (175 pairs).
+    assert rows[0]["sprt"]["decision"] == "H1" and rows[0]["sprt"]["games"] == 350
+    assert rows[1]["sprt"]["decision"] is None
+    # X's results (same bot on both sides) are not A-vs-B pairs.
+    centre = uttt.pair_analysis(uttt.centre_experiment(iterations=30, games=4))
+    assert all(row["pairs"] is None and row["sprt"] is None for row in centre)
+    with pytest.raises(ValueError, match="ExperimentResult"):
+        uttt.pair_analysis("games_needed")
+
+
+def test_gains_by_budget_gathers_each_decision(tmp_path):
+    uttt.solver_experiment(40, **TINY).save(uttt.experiment_path("solver", tmp_path))
+    realistic = uttt.budget_directory("realistic", tmp_path)
+    uttt.solver_experiment((20, 60), **TINY).save(uttt.experiment_path("solver", realistic))
+    uttt.win_taking_experiment(30, where=("playouts", "tree"), **TINY).save(
+        uttt.experiment_path("win_taking", realistic))
+    uttt.centre_experiment(iterations=20, games=2, against="searched",
+                           first_iterations=40).save(uttt.experiment_path("centre", realistic))
+    gains = uttt.gains_by_budget(tmp_path)
+    assert sorted(gains) == ["centre", "playout_wins", "solver", "tree_wins"]
+    assert [(p["budget"], p["value"]) for p in gains["solver"]] == [
+        ("realistic", 20), ("full", 40), ("realistic", 60)]
+    assert gains["centre"][0]["value"] == 20 and gains["tree_wins"][0]["games"] == 2
+
+
+def test_command_on_a_dask_scheduler_plays_the_same_games(tmp_path, capsys):
+    import logging
+
+    distributed = pytest.importorskip("distributed")
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    assert uttt.main(["--budget", "quick", "--only", "doubling", "--jobs", "1",
+                      "--out-dir", str(local)]) == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None,
+                                  silence_logs=logging.ERROR) as cluster:
+        assert uttt.main(["--budget", "quick", "--only", "doubling", "--scheduler",
+                          cluster.scheduler_address, "--out-dir", str(remote)]) == 0
+    assert f"scheduler {cluster.scheduler_address}" in capsys.readouterr().out
+    games = [[c.results for c in load_experiment("doubling", d).comparisons]
+             for d in (local, remote)]
+    assert games[0] == games[1]

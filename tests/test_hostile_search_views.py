@@ -405,7 +405,7 @@ def test_uttt_experiment_parameters_are_checked_before_a_game(no_solving, name, 
 
 
 def test_uttt_registry_and_paths_answer_with_sentences(tmp_path, capsys):
-    with pytest.raises(ValueError, match="budget must be 'quick' or 'full'"):
+    with pytest.raises(ValueError, match="budget must be one of quick, full"):
         registry.run_experiment("centre", budget=[])
     with pytest.raises(ValueError, match="unknown experiment"):
         registry.run_experiment(["centre"])

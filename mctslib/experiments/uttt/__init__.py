@@ -17,14 +17,21 @@ losses, score and a 95% Wilson interval:
 - ``games_needed``: interval width against games; close values of c (0.6 vs
   0.7 as in the brief, 0.4 vs 0.5) with their running intervals and a
   sequential test, :mod:`mctslib.play.sprt` (iterations)
-- ``openspiel``: our best bot vs OpenSpiel's C++ MCTS (equal time, ms)
+- ``openspiel``: our best bot vs OpenSpiel's C++ MCTS (equal time, ms; or equal
+  simulations with matched exploration, iterations)
+- ``doubling``: Elo per doubling, each budget against half of it (iterations)
 
 Each is a function (``budget_experiment``, ``exploration_experiment``, ...)
 with a small default budget that runs in seconds, for the chapter and CI;
-:data:`QUICK` holds tiny budgets (tests) and :data:`FULL` the budgets of the
-stored results in ``data/uttt/NAME.json``, which this command regenerates::
+:data:`QUICK` holds tiny budgets (tests), :data:`FULL` the budgets of the
+stored results in ``data/uttt/NAME.json`` (decisions at 1,000 iterations),
+:data:`REALISTIC` the same decisions at 20,000 iterations per move
+(``data/uttt/realistic/NAME.json``) and :data:`DEEP` at 100,000
+(``data/uttt/deep/NAME.json``); this command regenerates them (see
+``data/uttt/README.md`` for each file's command, wall time and load)::
 
-    python -m mctslib.experiments.uttt [--quick] [--only NAME ...] [--jobs J] [--out-dir DIR]
+    python -m mctslib.experiments.uttt [--budget quick|full|realistic|deep] [--only NAME ...]
+                                       [--jobs J | --scheduler tcp://HOST:PORT] [--out-dir DIR]
 
 and :func:`load_experiment` reads back. Every result records its parameters,
 seeds, scoring, ``mctslib`` version and wall time.
@@ -48,8 +55,20 @@ How the games are set up, everywhere:
   ``SeedSequence(s, spawn_key=(2**32 - 1,))``.
 """
 
+from .gains import gains_by_budget
 from .openspiel import openspiel_experiment
-from .registry import BUDGETS, EXPERIMENTS, FULL, QUICK, build_parser, main, run_experiment
+from .registry import (
+    BUDGETS,
+    DEEP,
+    EXPERIMENTS,
+    FULL,
+    QUICK,
+    REALISTIC,
+    budget_directory,
+    build_parser,
+    main,
+    run_experiment,
+)
 from .results import (
     BASE_OPTIONS,
     BEST_OPTIONS,
@@ -59,10 +78,11 @@ from .results import (
     experiment_path,
     load_experiment,
 )
-from .statistics import games_needed_experiment
+from .statistics import games_needed_experiment, pair_analysis
 from .tuning import (
     budget_experiment,
     centre_experiment,
+    doubling_experiment,
     exploration_experiment,
     reuse_experiment,
     solver_experiment,
@@ -74,20 +94,26 @@ __all__ = [
     "BEST_OPTIONS",
     "BUDGETS",
     "DATA_DIR",
+    "DEEP",
     "EXPERIMENTS",
     "FULL",
     "QUICK",
+    "REALISTIC",
     "Comparison",
     "ExperimentResult",
+    "budget_directory",
     "budget_experiment",
     "build_parser",
     "centre_experiment",
+    "doubling_experiment",
     "experiment_path",
     "exploration_experiment",
+    "gains_by_budget",
     "games_needed_experiment",
     "load_experiment",
     "main",
     "openspiel_experiment",
+    "pair_analysis",
     "reuse_experiment",
     "run_experiment",
     "solver_experiment",

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from . import openspiel, statistics, tuning
 from .results import DATA_DIR, MAX_JOBS, NAMES, ExperimentResult, _check_name, experiment_path
@@ -30,6 +31,7 @@ EXPERIMENTS = {
     "centre": tuning.centre_experiment,
     "games_needed": statistics.games_needed_experiment,
     "openspiel": openspiel.openspiel_experiment,
+    "doubling": tuning.doubling_experiment,
 }
 assert tuple(EXPERIMENTS) == NAMES, "the registry and results.NAMES list the same experiments"
 
@@ -43,6 +45,7 @@ QUICK = {
     "centre": {"iterations": 100, "games": 2},
     "games_needed": {"games": 4, "iterations": 100, "pairs": ((0.6, 0.7),)},
     "openspiel": {"ms": 5.0, "games": 2},
+    "doubling": {"budgets": (20, 40), "games": 2},
 }
 
 #: The budgets of the stored results (data/uttt/NAME.json), chosen to fit well inside 25 minutes
@@ -66,22 +69,66 @@ FULL = {
     "games_needed": {"games": 400, "iterations": 1000, "pairs": ((0.6, 0.7), (0.4, 0.5))},
     "openspiel": {"ms": 100.0, "games": 200, "openspiel_budget": "clock"},
 }
-BUDGETS = {"quick": QUICK, "full": FULL}
+
+#: Decisions re-measured at budgets a bot really plays with (issue 14): 20,000 iterations per
+#: move (about 13 ms on a quiet core, between the 1,000 of :data:`FULL` and the ~116,000 of a
+#: 100 ms CodinGame turn), written to data/uttt/realistic/NAME.json. See data/uttt/README.md for
+#: each file's wall time and the machine's load. Games: 200 per point (doubling, c, OpenSpiel
+#: per version), 400 for the solver, 300 for win-taking (each place) and the centre, and 300 for
+#: reuse at 50 ms; win-taking and the centre were cut from 400 to fit a shared 2-core machine
+#: (a game between two 20,000-iteration bots took 1.8 s of wall time per job at load 8-12).
+#: OpenSpiel plays 2,000 simulations per move (its C++ search takes about 10 times our time per
+#: simulation, so 2,000 is what 400 games afford).
+REALISTIC_ITERATIONS = 20_000
+REALISTIC = {
+    "doubling": {"budgets": (500, 1000, 2000, 4000, 8000, 16000, 32000), "games": 200},
+    "exploration": {"cs": {"01": (0.3, math.sqrt(2.0) - 1.0, 0.7, 1.0),
+                           "pm1": (1.0, math.sqrt(2.0))},
+                    "iterations": REALISTIC_ITERATIONS, "games": 200},
+    "solver": {"iterations": REALISTIC_ITERATIONS, "games": 400},
+    "win_taking": {"iterations": REALISTIC_ITERATIONS, "games": 300,
+                   "where": ("playouts", "tree")},
+    "centre": {"iterations": REALISTIC_ITERATIONS, "games": 300, "against": "searched",
+               "first_iterations": 10 * REALISTIC_ITERATIONS, "first_move_samples": 20},
+    "openspiel": {"iterations": 2000, "games": 200, "uct_c": 1.0,
+                  "versions": ("best", "matched")},
+    "reuse": {"ms": 50.0, "games": 300},
+}
+#: The on/off decisions once more at 100,000 iterations per move (about a 100 ms turn), written
+#: to data/uttt/deep/NAME.json.
+DEEP_ITERATIONS = 100_000
+DEEP = {
+    "solver": {"iterations": DEEP_ITERATIONS, "games": 200},
+    "win_taking": {"iterations": DEEP_ITERATIONS, "games": 200, "where": ("both",)},
+}
+BUDGETS = {"quick": QUICK, "full": FULL, "realistic": REALISTIC, "deep": DEEP}
 
 
 def run_experiment(name: str, budget: str = "full", jobs: int = 1, executor=None,
                    callback: Callable | None = None) -> ExperimentResult:
-    """Run experiment ``name`` at the ``"quick"`` or ``"full"`` budget.
+    """Run experiment ``name`` at one of the :data:`BUDGETS` (``"quick"``, ``"full"``, ...).
 
-    The budgets are :data:`QUICK` and :data:`FULL`; ``jobs``, ``executor`` and
-    ``callback`` go to the experiment function.
+    ``jobs``, ``executor`` and ``callback`` go to the experiment function.
+    Raises ValueError if the budget does not hold the experiment (``"realistic"``
+    and ``"deep"`` hold only the decisions re-measured at those budgets).
     """
     _check_name(name)
     if not isinstance(budget, str) or budget not in BUDGETS:
-        raise ValueError(f"budget must be 'quick' or 'full', got {budget!r}.")
+        raise ValueError(f"budget must be one of {', '.join(BUDGETS)}, got {budget!r}.")
+    if name not in BUDGETS[budget]:
+        raise ValueError(f"the {budget!r} budget has no experiment {name!r}; it has "
+                         f"{', '.join(BUDGETS[budget])}.")
     result = EXPERIMENTS[name](**BUDGETS[budget][name], jobs=jobs, executor=executor,
                                callback=callback)
     return dataclasses.replace(result, budget=budget)
+
+
+def budget_directory(budget: str, data_dir=None) -> Path:
+    """Where a budget's stored results live: data/uttt for "full", data/uttt/BUDGET otherwise."""
+    if not isinstance(budget, str) or budget not in BUDGETS:
+        raise ValueError(f"budget must be one of {', '.join(BUDGETS)}, got {budget!r}.")
+    base = DATA_DIR if data_dir is None else Path(data_dir)
+    return base if budget == "full" else base / budget
 
 
 # ----------------------------------------------------------------------------- command line
@@ -91,25 +138,57 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m mctslib.experiments.uttt",
         description=("Regenerate the stored results of the Ultimate Tic-Tac-Toe chapter's "
-                     "experiments (" + ", ".join(EXPERIMENTS) + ") as data/uttt/NAME.json. "
-                     "The full budgets take 10-15 minutes with --jobs 2 on 2 cores "
-                     "(measured: 9.7 minutes on a lightly loaded machine, 14.5 minutes on one "
-                     "shared with other work)."))
+                     "experiments (" + ", ".join(EXPERIMENTS) + ") as data/uttt/NAME.json "
+                     "(--budget full), data/uttt/realistic/NAME.json (20,000 iterations per "
+                     "move) or data/uttt/deep/NAME.json (100,000). The full budgets take 10-15 "
+                     "minutes with --jobs 2 on 2 cores (measured: 9.7 minutes on a lightly "
+                     "loaded machine, 14.5 minutes on one shared with other work); the "
+                     "realistic ones hours (data/uttt/README.md lists each file's time)."))
+    parser.add_argument("--budget", choices=list(BUDGETS), default=None,
+                        help="full (default: the 1,000-iteration decisions, data/uttt), "
+                             "realistic (20,000 iterations, data/uttt/realistic), deep "
+                             "(100,000 iterations, data/uttt/deep) or quick")
     parser.add_argument("--quick", action="store_true",
-                        help="tiny budgets (seconds); writes files only if --out-dir is given")
+                        help="same as --budget quick: tiny budgets (seconds); writes files only "
+                             "if --out-dir is given")
     parser.add_argument("--only", nargs="+", choices=list(EXPERIMENTS), metavar="NAME",
-                        help="run only these experiments (default: all)")
+                        help="run only these experiments (default: all of the budget)")
     parser.add_argument("--jobs", type=int, default=None,
                         help="worker processes (default: every core this process may use)")
+    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="play the games on this Dask scheduler's workers (results are "
+                             "identical game for game to a local run for iteration budgets); "
+                             "--jobs is then not used")
     parser.add_argument("--out-dir", default=None,
                         help="where to write NAME.json (default: data/uttt of the repository "
                              "for full runs; nowhere for --quick)")
     return parser
 
 
+def partial_path(name: str, directory) -> Path:
+    """``DIRECTORY/NAME.partial.jsonl``: the comparisons of a run still going, one JSON a line.
+
+    The command appends each comparison there as it finishes and deletes the
+    file once ``NAME.json`` is written, so a run stopped part way keeps the
+    matches it finished.
+    """
+    return experiment_path(name, directory).with_suffix(".partial.jsonl")
+
+
+def _reporter(partial: Path | None) -> Callable:
+    def report(comparison) -> None:
+        print(f"   {comparison} ({comparison.seconds:.1f} s)", flush=True)
+        if partial is not None:
+            partial.parent.mkdir(parents=True, exist_ok=True)
+            with partial.open("a") as file:
+                file.write(json.dumps(dataclasses.asdict(comparison)) + "\n")
+    return report
+
+
 def main(argv=None) -> int:
     """The command: parse ``argv`` (None: the command line), run, print, write; 0 or 2."""
     from ...play.arena import default_jobs
+    from ...play.cluster import open_executor
 
     if argv is not None and (isinstance(argv, (str, bytes)) or not isinstance(argv, Sequence)
                              or not all(isinstance(arg, str) for arg in argv)):
@@ -120,28 +199,41 @@ def main(argv=None) -> int:
     if not 1 <= jobs <= MAX_JOBS:
         print(f"error: --jobs must be from 1 to {MAX_JOBS}, got {jobs}.", file=sys.stderr)
         return 2
-    budget = "quick" if args.quick else "full"
-    out_dir = args.out_dir or (None if args.quick else DATA_DIR)
-    names = args.only or list(EXPERIMENTS)
+    if args.quick and args.budget not in (None, "quick"):
+        print(f"error: --quick and --budget {args.budget} disagree; give one.", file=sys.stderr)
+        return 2
+    budget = "quick" if args.quick else (args.budget or "full")
+    out_dir = args.out_dir or (None if budget == "quick" else budget_directory(budget))
+    names = args.only or list(BUDGETS[budget])
+    missing = [name for name in names if name not in BUDGETS[budget]]
+    if missing:
+        print(f"error: the {budget} budget has no experiment {', '.join(missing)}; it has "
+              f"{', '.join(BUDGETS[budget])}.", file=sys.stderr)
+        return 2
+    if out_dir is not None:  # before hours of games, not after: the folder must be writable
+        try:
+            Path(out_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"error: cannot write results to {out_dir}: {error}.", file=sys.stderr)
+            return 2
     start = time.perf_counter()
-    executor = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     try:
-        for name in names:
-            print(f"== {name} ({budget} budget, {jobs} job{'s' if jobs > 1 else ''})",
-                  flush=True)
-            result = run_experiment(name, budget, jobs, executor,
-                                    callback=lambda c: print(f"   {c} ({c.seconds:.1f} s)",
-                                                                    flush=True))
-            print(result.table())
-            print(f"   {result.seconds:.1f} s", flush=True)
-            if out_dir is not None:
-                print(f"   wrote {result.save(experiment_path(name, out_dir))}")
+        with open_executor(args.scheduler, 1 if args.scheduler else jobs) as executor:
+            for name in names:
+                where = (f"scheduler {args.scheduler}" if args.scheduler
+                         else f"{jobs} job{'s' if jobs > 1 else ''}")
+                print(f"== {name} ({budget} budget, {where})", flush=True)
+                partial = None if out_dir is None else partial_path(name, out_dir)
+                result = run_experiment(name, budget, jobs, executor,
+                                        callback=_reporter(partial))
+                print(result.table())
+                print(f"   {result.seconds:.1f} s", flush=True)
+                if out_dir is not None:
+                    print(f"   wrote {result.save(experiment_path(name, out_dir))}")
+                    partial.unlink(missing_ok=True)
     except (ValueError, OSError) as error:  # a sentence for the terminal, not a traceback
         print(f"error: {error}", file=sys.stderr)
         return 2
-    finally:
-        if executor is not None:
-            executor.shutdown(cancel_futures=True)
     print(f"{len(names)} experiment{'s' if len(names) > 1 else ''} in "
           f"{time.perf_counter() - start:.1f} s")
     return 0

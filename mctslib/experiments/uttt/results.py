@@ -36,7 +36,7 @@ MAX_JOBS = 1024
 #: The experiments, in the order the chapter uses them (:data:`~.registry.EXPERIMENTS` maps
 #: each to its function).
 NAMES = ("budget", "exploration", "win_taking", "solver", "reuse", "centre", "games_needed",
-         "openspiel")
+         "openspiel", "doubling")
 
 #: Where the stored full results live (``data/uttt`` of the repository).
 DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "uttt"
@@ -56,6 +56,11 @@ DEFAULT_SCORING = "codingame"
 SEEDING = ("match of comparison k: numpy.random.SeedSequence(seed, spawn_key=(k,)); "
            "openings: SeedSequence(seed, spawn_key=(2**32 - 1,)); game i of a match gives "
            "A and B the streams 2i and 2i + 1 spawned from the match's SeedSequence")
+#: Item 9 of issue 14: the ms per move stored with each comparison are not speeds.
+TIME_NOTE = ("seconds_per_move is wall time measured while the games ran in parallel worker "
+             "processes (jobs) on a machine shared with other work: a load artefact, not the "
+             "bot's speed (the same 1,000-iteration bot was stored at 0.50 to 1.6 ms a move). "
+             "Speed is measured one bot at a time on a quiet machine in benchmarks/uttt_speed.py.")
 SCORE_RULE = "win 1, draw 0.5, loss 0; 95% Wilson score interval (mctslib.play.stats.score_interval)"
 
 

@@ -131,3 +131,75 @@ def _running(results: str, games: int) -> dict:
     score, low, high = score_interval(played.count("W"), played.count("D"), played.count("L"))
     return {"games": games, "score": score, "interval_95": [low, high],
             "excludes_half": high < 0.5 or low > 0.5}
+
+
+# ----------------------------------------------------------------------------- pairs (issue 14)
+
+
+def pair_analysis(result: ExperimentResult, elo0: float = 0.0, elo1: float = 20.0,
+                  power: float = 0.8) -> list[dict]:
+    """Each comparison of a stored result read as pairs of games from the same opening.
+
+    Every match of these experiments plays game ``2k`` and ``2k + 1`` from the
+    same start with the sides swapped (:func:`~mctslib.play.arena.play_match`),
+    and stores the games in that order (``Comparison.results``), so the pairs
+    can be read back: this gives, per comparison, the Wilson interval on the
+    per-game score (a draw half a win) and its Elo, the pentanomial counts of
+    pair scores 0, 0.5, 1, 1.5, 2 with the interval that treats a pair as one
+    observation (:func:`~mctslib.play.stats.pair_score_interval`: games that
+    share an opening are not independent), the per-game spread shown by
+    single games and by pairs, Fishtest's sequential test on Elo hypotheses
+    ``elo0`` against ``elo1`` run on the pairs in order
+    (:func:`~mctslib.play.elo_sprt.elo_sprt`, pentanomial), and the games a
+    difference as large as the one measured needs for ``power`` at 95%
+    confidence (:func:`~mctslib.play.stats.games_for_power`).
+
+    Returns
+    -------
+    list of dict
+        One per comparison, in order: ``label``, ``games``, ``score``,
+        ``interval_95``, ``elo`` and ``elo_interval_95`` (infinite at a score
+        of 0 or 1), ``pairs`` (five counts; None when the results are X's,
+        whose pairs are not A's and B's, or when the games are odd in number),
+        ``pair_interval_95``, ``game_spread``, ``pair_spread``, ``sprt``
+        (decision, games, pairs, final LLR, bounds; None without pairs) and
+        ``games_for_power`` (None when the score is exactly 0.5, 0 or 1).
+
+    Notes
+    -----
+    Chapter "Ultimate Tic-Tac-Toe: tuning a real bot", "How many games a decision needs".
+    """
+    from ...play.elo_sprt import elo_sprt, pair_outcomes  # the chapter's statistics, on demand
+    from ...play.stats import (
+        elo_interval,
+        game_spread,
+        games_for_power,
+        pair_score_interval,
+        pair_spread,
+    )
+
+    if not isinstance(result, ExperimentResult):
+        raise ValueError(f"result must be an ExperimentResult (load_experiment gives one), got "
+                         f"{type(result).__name__}.")
+    check_real("power", power, 0.0, 1.0)
+    rows = []
+    for c in result.comparisons:
+        wilson = score_interval(c.wins, c.draws, c.losses)
+        paired = c.perspective == "A" and c.games % 2 == 0
+        counts = list(pair_outcomes(c.results)) if paired else None
+        test = elo_sprt(c.results, elo0, elo1) if paired else None
+        difference = abs(c.score - 0.5)
+        rows.append({
+            "label": c.label, "games": c.games, "score": c.score, "interval_95": c.interval_95,
+            "elo": elo_interval(wilson)[0], "elo_interval_95": list(elo_interval(wilson)[1:]),
+            "pairs": counts,
+            "pair_interval_95": list(pair_score_interval(counts)[1:]) if paired else None,
+            "game_spread": game_spread(c.wins, c.draws, c.losses),
+            "pair_spread": pair_spread(counts) if paired else None,
+            "sprt": None if test is None else {
+                "elo0": elo0, "elo1": elo1, "decision": test.decision, "games": test.games,
+                "pairs": test.pairs, "llr": test.llr[-1] if len(test.llr) else 0.0,
+                "bounds": [test.as_dict()["lower_bound"], test.as_dict()["upper_bound"]]},
+            "games_for_power": (games_for_power(difference, power) if 0.0 < difference < 0.5
+                                else None)})
+    return rows
