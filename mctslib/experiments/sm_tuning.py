@@ -49,6 +49,7 @@ from ..search.backward_induction import nash_conv, solve_game
 from ..search.simultaneous_search import MAX_ITERATIONS
 from ..search.smitsimax import Smitsimax
 from ..search.smmcts import SMMCTS
+from .smmcts import _maybe_progress
 
 __all__ = [
     "C_GRID",
@@ -285,7 +286,8 @@ def tuning_experiment(cards: int = 4, budgets: Sequence[int] = BUDGETS,
                           command=command)
     grid_work = sum(len(result.grids[m]) for m in methods) * len(tuning_seeds) * budgets[-1]
     compare_work = len(methods) * len(compare_seeds) * sum(budgets)
-    with _maybe_progress(progress, grid_work + compare_work) as bar:
+    with _maybe_progress(progress, grid_work + compare_work,
+                         "tuning simultaneous-move searches") as bar:
         start = time.perf_counter()
         for method in methods:
             per_value = [[_measure(make_search(method, value, root, seed), budgets, bar)
@@ -311,7 +313,7 @@ def compare_at_best(result: TuningResult, compare_seeds: Sequence[int],
     if not result.compare_seeds:
         raise ValueError("compare_seeds must hold at least one seed.")
     work = len(result.methods) * len(result.compare_seeds) * sum(result.budgets)
-    with _maybe_progress(progress, work) as bar:
+    with _maybe_progress(progress, work, "tuning simultaneous-move searches") as bar:
         _compare(result, Goofspiel(result.cards), bar)
     return result
 
@@ -360,25 +362,6 @@ def _compare(result: TuningResult, root, bar) -> None:
                 table[final].append(row[final])
         result.compare[method] = table
     result.seconds["compare"] = time.perf_counter() - start
-
-
-class _NoProgress:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def update(self, count: int) -> None:
-        pass
-
-
-def _maybe_progress(show: bool, total: int):
-    if not show:
-        return _NoProgress()
-    from ..progress import progress_bar
-
-    return progress_bar(total, "tuning simultaneous-move searches", unit="it")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

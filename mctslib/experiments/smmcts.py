@@ -262,12 +262,13 @@ class _NoProgress:
         pass
 
 
-def _maybe_progress(show: bool, total: int):
+def _maybe_progress(show: bool, total: int, description: str = "simultaneous-move searches"):
+    """A progress bar over ``total`` iterations, or a stand-in that shows nothing."""
     if not show:
         return _NoProgress()
     from ..progress import progress_bar  # tqdm: only for people watching a long run
 
-    return progress_bar(total, "simultaneous-move searches", unit="it")
+    return progress_bar(total, description, unit="it")
 
 
 def _check_argv(argv) -> None:

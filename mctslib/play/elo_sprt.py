@@ -65,7 +65,7 @@ import numpy as np
 
 from .._checks import MAX_EXACT_COUNT, check_choice, check_int, check_real, is_sequence, shown
 from ..rng import make_rng
-from .sprt import _letter
+from .sprt import _letter, wald_bounds
 from .stats import score_from_elo
 
 __all__ = [
@@ -416,12 +416,12 @@ class EloSPRT:
     @property
     def lower(self) -> float:
         """Accept H0 at or below this: ln(beta / (1 - alpha))."""
-        return math.log(self.beta / (1.0 - self.alpha))
+        return wald_bounds(self.alpha, self.beta)[0]
 
     @property
     def upper(self) -> float:
         """Accept H1 at or above this: ln((1 - beta) / alpha)."""
-        return math.log((1.0 - self.beta) / self.alpha)
+        return wald_bounds(self.alpha, self.beta)[1]
 
     @property
     def outcomes(self) -> int:

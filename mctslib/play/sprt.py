@@ -41,10 +41,20 @@ import numpy as np
 
 from .._checks import MAX_EXACT_COUNT, check_int, check_real, shown
 
-__all__ = ["SPRT", "SPRTOutcome", "sprt"]
+__all__ = ["SPRT", "SPRTOutcome", "sprt", "wald_bounds"]
 
 #: How a game's result for A counts: 1 win, 0.5 draw, 0 loss, or the letters W, D, L.
 _RESULTS = {1.0: "W", 0.5: "D", 0.0: "L", "W": "W", "D": "D", "L": "L"}
+
+
+def wald_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's approximate stopping bounds on the log-likelihood ratio: ``(lower, upper)``.
+
+    Accept H0 at or below ``ln(beta / (1 - alpha))``, H1 at or above
+    ``ln((1 - beta) / alpha)``; shared by :class:`SPRT` and
+    :class:`mctslib.play.elo_sprt.EloSPRT`.
+    """
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
 @dataclass(frozen=True)
@@ -102,12 +112,12 @@ class SPRT:
     @property
     def lower(self) -> float:
         """Accept H0 at or below this: ln(beta / (1 - alpha))."""
-        return math.log(self.beta / (1.0 - self.alpha))
+        return wald_bounds(self.alpha, self.beta)[0]
 
     @property
     def upper(self) -> float:
         """Accept H1 at or above this: ln((1 - beta) / alpha)."""
-        return math.log((1.0 - self.beta) / self.alpha)
+        return wald_bounds(self.alpha, self.beta)[1]
 
     def llr(self, wins: int, losses: int) -> float:
         """The log-likelihood ratio of H1 against H0 after ``wins`` and ``losses`` (whole numbers)."""
