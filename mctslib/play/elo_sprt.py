@@ -168,12 +168,10 @@ def llr_logistic(elo0: float, elo1: float, counts) -> float:
     >>> round(llr_logistic(0, 20, (20, 10, 30)), 4)
     0.5721
     """
-    s0, s1 = _scores(elo0, elo1)
-    counts = _counts(counts)
-    if sum(counts) == 0:
+    prepared = _weighted_outcomes(elo0, elo1, counts)
+    if prepared is None:
         return 0.0
-    values = _values(len(counts))
-    weights = [float(count) if count > 0 else ZERO_COUNT for count in counts]
+    s0, s1, values, weights = prepared
     offsets0 = [value - s0 for value in values]
     offsets1 = [value - s1 for value in values]
     x0, x1 = _fitted_shift(weights, offsets0), _fitted_shift(weights, offsets1)
@@ -206,16 +204,28 @@ def llr_normal(elo0: float, elo1: float, counts) -> float:
     >>> round(llr_normal(0, 20, (20, 10, 30)), 4)
     0.5765
     """
-    s0, s1 = _scores(elo0, elo1)
-    counts = _counts(counts)
-    if sum(counts) == 0:
+    prepared = _weighted_outcomes(elo0, elo1, counts)
+    if prepared is None:
         return 0.0
-    values = _values(len(counts))
-    weights = [float(count) if count > 0 else ZERO_COUNT for count in counts]
+    s0, s1, values, weights = prepared
     total = math.fsum(weights)
     r0 = math.fsum(w * (a - s0) * (a - s0) for w, a in zip(weights, values)) / total
     r1 = math.fsum(w * (a - s1) * (a - s1) for w, a in zip(weights, values)) / total
     return 0.5 * total * math.log(r0 / r1)
+
+
+def _weighted_outcomes(elo0, elo1, counts):
+    """``(s0, s1, values, weights)`` shared by both LLRs; None when there are no counts.
+
+    Zero counts become :data:`ZERO_COUNT` (as Fishtest does), so every outcome
+    keeps a little weight and the fitted distributions stay inside the simplex.
+    """
+    s0, s1 = _scores(elo0, elo1)
+    counts = _counts(counts)
+    if sum(counts) == 0:
+        return None
+    weights = [float(count) if count > 0 else ZERO_COUNT for count in counts]
+    return s0, s1, _values(len(counts)), weights
 
 
 def _fitted_shift(weights, offsets) -> float:
