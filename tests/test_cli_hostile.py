@@ -246,6 +246,21 @@ def test_a_pool_that_does_not_fit_in_memory_is_refused_with_the_largest_that_doe
     assert "node pools need 0.11 GiB (2 worker processes" in line and "fewer --jobs" in line
 
 
+def test_a_match_on_a_cluster_does_not_check_pools_against_this_machines_memory(monkeypatch):
+    # The workers check their own limits (tests/test_dask_cluster.py); this machine only
+    # parses the SPECs, so a pool larger than its free memory is accepted for --scheduler.
+    for module in (uttt_bots, uttt_cli):
+        monkeypatch.setattr(module, "available_memory", lambda: 100 * 2**20)  # 100 MiB free
+    spec = "uct:capacity=5000000,iters=5"
+    args = build_parser().parse_args(["match", "uttt", "--a", spec, "--b", spec,
+                                      "--scheduler", "tcp://127.0.0.1:8786"])
+    assert args.a.capacity == args.b.capacity == 5_000_000
+    # Played here, the same pools are refused before the first game.
+    args = build_parser().parse_args(["match", "uttt", "--a", spec, "--b", spec, "--jobs", "1"])
+    with pytest.raises(uttt_cli.UsageError, match=r"node pools need 0.27 GiB \(1 worker process,"):
+        uttt_cli.run_match(args, out=io.StringIO())
+
+
 def test_help_is_not_an_error(monkeypatch, capsys):
     for argv in (["--help"], ["harness", "--help"], ["match", "-h"], ["codingame", "--help"],
                  ["play", "--help"]):

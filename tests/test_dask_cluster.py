@@ -194,8 +194,8 @@ def test_workers_with_another_mctslib_are_refused(local_cluster, client, monkeyp
 
 
 def test_node_pools_beyond_a_workers_memory_limit_are_refused(local_cluster, client, capsys):
-    # Each pool is 0.6 of a worker's limit (it fits in this machine's memory, checked
-    # when the SPEC is read); a worker's game holds both: 1.2 of its limit.
+    # Each pool is 0.6 of a worker's limit (this machine's memory is not checked for a
+    # --scheduler match); a worker's game holds both: 1.2 of its limit.
     big = f"uct:iters=100,capacity={int(0.6 * WORKER_MEMORY / BYTES_PER_NODE)}"
     assert main(["match", "uttt", "--a", big, "--b", big, "--scheduler",
                  local_cluster.scheduler_address]) == 2

@@ -103,20 +103,35 @@ def finite_number(minimum: float = -math.inf, maximum: float = math.inf):
 
 
 def bot_spec(text: str):
-    """An argparse type: a bot SPEC (see :mod:`mctslib.bots.uttt`), parsed into a ``BotSpec``.
+    """An argparse type: a bot SPEC (see :mod:`mctslib.bots.uttt`) for a bot that plays here.
 
-    Its node pool is checked against the memory available now, so a pool that
-    cannot fit is refused before anything starts.
+    Parsed into a ``BotSpec``; its node pool is checked against the memory
+    available now, so a pool that cannot fit is refused before anything starts.
     """
-    from ..bots.uttt import check_pool_memory, parse_spec  # loads numba: only for a SPEC
+    from ..bots.uttt import check_pool_memory  # loads numba: only for a SPEC
 
+    spec = any_machine_bot_spec(text)
     try:
-        spec = parse_spec(text)
         if spec.kind == "uct":
             check_pool_memory(spec.capacity)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return spec
+
+
+def any_machine_bot_spec(text: str):
+    """An argparse type: a bot SPEC parsed into a ``BotSpec``, its memory not checked here.
+
+    For commands that may play elsewhere (``match --scheduler``): the machine
+    that plays checks the node pools (``match`` checks this machine's memory
+    itself when it plays locally, each Dask worker's limit otherwise).
+    """
+    from ..bots.uttt import parse_spec  # loads numba: only for a SPEC
+
+    try:
+        return parse_spec(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def writable_file(text: str) -> Path:

@@ -37,7 +37,8 @@ from ..bots.uttt import (
     random_openings,
 )
 from ..games.uttt import SCORINGS, UltimateTicTacToe, format_codingame_move, parse_codingame_move
-from .argtypes import UsageError, bot_spec, forbid_repeats, quoted, whole_number, writable_file
+from .argtypes import (UsageError, any_machine_bot_spec, bot_spec, forbid_repeats, quoted,
+                       whole_number, writable_file)
 
 __all__ = ["CODINGAME_SPEC", "add_codingame_command", "add_match_command",
            "run_codingame", "run_match"]
@@ -129,9 +130,9 @@ def add_match_command(subparsers) -> argparse.ArgumentParser:
         "match", help="play games between two bots and report the score with its interval",
         description=MATCH_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter))
     parser.add_argument("game", choices=["uttt"], help="the game (only uttt)")
-    parser.add_argument("--a", required=True, type=bot_spec, metavar="SPEC",
+    parser.add_argument("--a", required=True, type=any_machine_bot_spec, metavar="SPEC",
                         help="bot A, e.g. 'uct:c=0.5,iters=2000,solver=on' (its score is reported)")
-    parser.add_argument("--b", required=True, type=bot_spec, metavar="SPEC",
+    parser.add_argument("--b", required=True, type=any_machine_bot_spec, metavar="SPEC",
                         help="bot B, e.g. 'uct:iters=2000' or 'random'")
     parser.add_argument("--games", type=whole_number(1, MAX_GAMES), default=100,
                         help=f"number of games, 1 to {MAX_GAMES:,}, best even (default 100)")

@@ -94,12 +94,19 @@ REALISTIC = {
                   "versions": ("best", "matched")},
     "reuse": {"ms": 50.0, "games": 300},
 }
-#: The on/off decisions once more at 100,000 iterations per move (about a 100 ms turn), written
-#: to data/uttt/deep/NAME.json.
+#: The decisions once more at 100,000 iterations per move (about a 100 ms turn), written to
+#: data/uttt/deep/NAME.json: the solver, win-taking (both places, then playouts only and tree
+#: only: the "both" games are identical to a run of "both" alone, since every variant plays the
+#: same openings and seeds), and c on both sides of the reference 0.5 (0.3 and 0.7 were clearly
+#: worse at 20,000 iterations; sqrt 2 - 1 was inside the noise there and would need ~1,900 games),
+#: and tree reuse at CodinGame's 100 ms on the clock (not reproducible game for game).
 DEEP_ITERATIONS = 100_000
 DEEP = {
     "solver": {"iterations": DEEP_ITERATIONS, "games": 200},
-    "win_taking": {"iterations": DEEP_ITERATIONS, "games": 200, "where": ("both",)},
+    "win_taking": {"iterations": DEEP_ITERATIONS, "games": 200,
+                   "where": ("both", "playouts", "tree")},
+    "exploration": {"cs": {"01": (0.3, 0.7)}, "iterations": DEEP_ITERATIONS, "games": 200},
+    "reuse": {"ms": 100.0, "games": 200},
 }
 BUDGETS = {"quick": QUICK, "full": FULL, "realistic": REALISTIC, "deep": DEEP}
 
