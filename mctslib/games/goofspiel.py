@@ -11,7 +11,17 @@ Rules (the version used in the simultaneous-moves chapter):
 - after ``cards`` rounds the game is over. Both players saw every earlier
   bid: only the current bids are hidden.
 
-Why a fixed prize order: it makes the game deterministic (no chance nodes),
+``prize_order="random"`` is the standard variant (OpenSpiel's
+``points_order="random"``): each round's prize is drawn uniformly at random
+from the prizes still left, and shown to both players before they bid. The
+draw is a **chance node**: a state where :meth:`Goofspiel.is_chance` is true,
+no player acts (``legal_actions`` is empty), :meth:`Goofspiel.chance_outcomes`
+lists every prize with its probability (for the exact solver) and
+:meth:`Goofspiel.apply_chance` reveals one (a search samples it with its own
+Generator). The game starts with such a draw, and one follows every round's
+bids except the last.
+
+Why a fixed prize order by default: it makes the game deterministic (no chance nodes),
 so its tree is small enough to solve exactly with one linear programme per
 state and to print. With 3 cards there are 9 joint actions at the start,
 4 in the second round and 1 in the last; with 4 cards the tree has 1,313
@@ -45,6 +55,9 @@ from .simultaneous_base import SimultaneousState, check_player
 #: The scorings a Goofspiel game may use (see the module docstring).
 SCORINGS = ("points", "win_loss")
 
+#: The prize orders: highest first (no chance at all) or drawn at random each round.
+PRIZE_ORDERS = ("descending", "random")
+
 #: The largest number of cards accepted (OpenSpiel's default deck has 13).
 MAX_CARDS = 13
 
@@ -62,11 +75,19 @@ class Goofspiel(SimultaneousState):
     bids : tuple of (int, int)
         The bids so far, one ``(bid of player 0, bid of player 1)`` pair per
         round; leave it empty for a new game and let :meth:`play` extend it.
+    prize_order : {"descending", "random"}
+        Prizes highest first (default), or each drawn at random from those left
+        (chance nodes; see the module docstring).
+    prizes : tuple of int
+        ``prize_order="random"`` only: the prizes drawn so far, one per round
+        started (leave it empty for a new game; :meth:`apply_chance` extends it).
     """
 
     cards: int = 3
     scoring: str = "points"
     bids: tuple[tuple[int, int], ...] = ()
+    prize_order: str = "descending"
+    prizes: tuple[int, ...] = ()
 
     def __post_init__(self):
         cards = _whole_number(self.cards)
@@ -82,6 +103,27 @@ class Goofspiel(SimultaneousState):
                 f"bids must be pairs of cards 1..{self.cards}, at most one pair per round and no "
                 f"card bid twice by the same player, got {shown(self.bids)}."
             )
+        if not isinstance(self.prize_order, str) or self.prize_order not in PRIZE_ORDERS:
+            raise ValueError(f"prize_order must be one of {', '.join(PRIZE_ORDERS)}, got "
+                             f"{shown(self.prize_order)}.")
+        if not self._prizes_are_valid():
+            raise ValueError(
+                f"prizes must be distinct cards 1..{self.cards}, one per round started (as many "
+                f"as the rounds of bids, or one more), and only with prize_order='random'; got "
+                f"{shown(self.prizes)} after {shown(self.bids)}."
+            )
+
+    def _prizes_are_valid(self) -> bool:
+        if not isinstance(self.prizes, tuple):
+            return False
+        if self.prize_order == "descending":
+            return self.prizes == ()
+        if any(type(card) is not int or not 1 <= card <= self.cards for card in self.prizes):
+            return False
+        if len(set(self.prizes)) != len(self.prizes):
+            return False
+        return len(self.prizes) in (len(self.bids), len(self.bids) + 1) and \
+            len(self.prizes) <= self.cards
 
     def _bids_are_valid(self) -> bool:
         if not isinstance(self.bids, tuple) or len(self.bids) > self.cards:
@@ -107,21 +149,28 @@ class Goofspiel(SimultaneousState):
     def prize(self, round_index: int | None = None) -> int:
         """The value of the prize card of a round (the current round by default).
 
-        Prizes come highest first: round 0 is worth ``cards`` points, the
-        last round 1 point.
+        With ``prize_order="descending"`` round 0 is worth ``cards`` points
+        and the last round 1 point; with ``"random"`` a round's prize is the
+        one drawn for it (ValueError before the draw).
         """
         if round_index is None:
             if self.is_terminal():
                 raise ValueError("the game is over, so no prize is up; give round_index from 0 "
                                  f"to {self.cards - 1} for an earlier round's prize.")
-            return self.cards - self.round
-        index = _whole_number(round_index)
-        if index is None or not 0 <= index < self.cards:
-            raise ValueError(
-                f"round_index must be from 0 to {self.cards - 1} (a whole number), "
-                f"got {shown(round_index)}."
-            )
-        return self.cards - index
+            index = self.round
+        else:
+            index = _whole_number(round_index)
+            if index is None or not 0 <= index < self.cards:
+                raise ValueError(
+                    f"round_index must be from 0 to {self.cards - 1} (a whole number), "
+                    f"got {shown(round_index)}."
+                )
+        if self.prize_order == "descending":
+            return self.cards - index
+        if index >= len(self.prizes):
+            raise ValueError(f"the prize of round {index} has not been drawn yet (a chance node "
+                             f"comes first: see chance_outcomes and apply_chance).")
+        return self.prizes[index]
 
     def hand(self, player: int) -> tuple[int, ...]:
         """The cards ``player`` still holds, lowest first."""
@@ -130,28 +179,67 @@ class Goofspiel(SimultaneousState):
         return tuple(card for card in range(1, self.cards + 1) if card not in used)
 
     def legal_actions(self, player: int) -> tuple[int, ...]:
-        """A player bids any card still in their hand (nothing once the game is over)."""
-        if self.is_terminal():
+        """A player bids any card still in their hand (nothing once over or at a chance node)."""
+        if self.is_terminal() or self.is_chance():
             check_player(player)
             return ()
         return self.hand(player)
+
+    # ----------------------------------------------------------------- chance
+
+    def is_chance(self) -> bool:
+        """True when the next prize is to be drawn (``prize_order="random"`` only)."""
+        return (self.prize_order == "random" and len(self.prizes) == len(self.bids)
+                and len(self.bids) < self.cards)
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        """Every prize that may be drawn here with its probability, lowest prize first.
+
+        The prizes left are equally likely; the probabilities are ``1 / k``
+        for ``k`` prizes left (they add up to 1 within rounding).
+        """
+        if not self.is_chance():
+            raise ValueError("chance_outcomes() needs a chance node (is_chance() true): a state "
+                             "of prize_order='random' before a prize is drawn.")
+        left = [card for card in range(1, self.cards + 1) if card not in self.prizes]
+        return tuple((card, 1.0 / len(left)) for card in left)
+
+    def apply_chance(self, prize) -> Goofspiel:
+        """The state after ``prize`` was drawn at this chance node."""
+        if not self.is_chance():
+            raise ValueError("apply_chance() needs a chance node (is_chance() true): a state of "
+                             "prize_order='random' before a prize is drawn.")
+        card = _whole_number(prize)
+        if card is None or not 1 <= card <= self.cards or card in self.prizes:
+            left = [c for c in range(1, self.cards + 1) if c not in self.prizes]
+            raise ValueError(f"prize must be one of the prizes left, {left}, got {shown(prize)}.")
+        return self._copy(self.bids, (*self.prizes, card))
+
+    def _copy(self, bids, prizes) -> Goofspiel:
+        # The searches' innermost step: the new part was checked by the caller, so the full
+        # re-check of every bid in __post_init__ is skipped.
+        state = object.__new__(Goofspiel)
+        object.__setattr__(state, "cards", self.cards)
+        object.__setattr__(state, "scoring", self.scoring)
+        object.__setattr__(state, "bids", bids)
+        object.__setattr__(state, "prize_order", self.prize_order)
+        object.__setattr__(state, "prizes", prizes)
+        return state
 
     def play(self, joint_action) -> Goofspiel:
         """Both players bid: ``play((bid of player 0, bid of player 1))``."""
         bids = self._checked_bids(joint_action)
         if bids is None:
+            if self.is_chance():
+                raise ValueError(f"joint action {shown(joint_action)} is illegal here: a prize is "
+                                 f"to be drawn first (a chance node: use apply_chance).")
             raise self.illegal_action_error(joint_action)
-        # The new pair was just checked, so the full re-check of every bid in
-        # __post_init__ is skipped: play() is the searches' innermost step.
-        state = object.__new__(Goofspiel)
-        object.__setattr__(state, "cards", self.cards)
-        object.__setattr__(state, "scoring", self.scoring)
-        object.__setattr__(state, "bids", (*self.bids, bids))
-        return state
+        return self._copy((*self.bids, bids), self.prizes)
 
     def _checked_bids(self, joint_action) -> tuple[int, int] | None:
         """The joint action as a pair of ints if both bids are legal, else None."""
-        if self.is_terminal() or not isinstance(joint_action, tuple) or len(joint_action) != 2:
+        if (self.is_terminal() or self.is_chance() or not isinstance(joint_action, tuple)
+                or len(joint_action) != 2):
             return None
         pair = []
         for player, bid in enumerate(joint_action):
@@ -169,9 +257,11 @@ class Goofspiel(SimultaneousState):
     def points(self) -> tuple[int, int]:
         """Points won so far by player 0 and player 1."""
         totals = [0, 0]
+        descending = self.prize_order == "descending"
         for round_index, (bid0, bid1) in enumerate(self.bids):
             if bid0 != bid1:  # equal bids: the prize is discarded
-                totals[0 if bid0 > bid1 else 1] += self.cards - round_index  # its prize
+                prize = self.cards - round_index if descending else self.prizes[round_index]
+                totals[0 if bid0 > bid1 else 1] += prize
         return totals[0], totals[1]
 
     # --------------------------------------------------------------- payoffs
@@ -200,11 +290,18 @@ class Goofspiel(SimultaneousState):
         bids0 = " ".join(str(pair[0]) for pair in self.bids) or "-"
         bids1 = " ".join(str(pair[1]) for pair in self.bids) or "-"
         mine, theirs = self.points()
-        upcoming = "game over" if self.is_terminal() else f"prize {self.prize()} up"
-        return (
-            f"Goofspiel({self.cards} cards) round {self.round}: bids P0 {bids0} | P1 {bids1} | "
-            f"points {mine}-{theirs} | {upcoming}"
-        )
+        if self.is_terminal():
+            upcoming = "game over"
+        elif self.is_chance():
+            upcoming = "prize to be drawn"
+        else:
+            upcoming = f"prize {self.prize()} up"
+        if self.prize_order == "descending":
+            return (f"Goofspiel({self.cards} cards) round {self.round}: bids P0 {bids0} | "
+                    f"P1 {bids1} | points {mine}-{theirs} | {upcoming}")
+        drawn = " ".join(str(card) for card in self.prizes) or "-"
+        return (f"Goofspiel({self.cards} cards, random prizes) round {self.round}: prizes {drawn} | "
+                f"bids P0 {bids0} | P1 {bids1} | points {mine}-{theirs} | {upcoming}")
 
 
 def _whole_number(value) -> int | None:

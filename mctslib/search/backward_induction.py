@@ -25,6 +25,12 @@ player at each state):
 - :func:`exploit`: what one player's learned strategy loses against a best
   response, compared with the equilibrium value, and where the loss happens.
 
+**Chance nodes** (Goofspiel with ``prize_order="random"``: a state whose
+``is_chance()`` is true, with ``chance_outcomes()`` and ``apply_chance()``)
+are handled exactly: a chance node is worth the probability-weighted sum of
+its outcomes' values, in every function here (solution, profile value, best
+response); no player acts there, so a profile has no mix for it.
+
 Values are in the game's payoff units, for player 0 unless said otherwise.
 Every expected value is summed by :mod:`mctslib.fixed_order` (never by BLAS),
 so the distances the chapter stores are the same on every machine.
@@ -46,7 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._checks import check_int, check_real
-from ..fixed_order import matrix_times_vector, vector_matrix_vector, vector_times_matrix
+from ..fixed_order import dot, matrix_times_vector, vector_matrix_vector, vector_times_matrix
 from ..games.matrix_games import MatrixGame, check_strategy
 from ..games.simultaneous_base import PLAYERS, SimultaneousState, check_player
 from .zero_sum import solve_zero_sum
@@ -59,8 +65,10 @@ __all__ = [
     "WeakSpot",
     "all_states",
     "best_response",
+    "chance_children",
     "equilibrium_with_exploration",
     "exploit",
+    "is_chance",
     "nash_conv",
     "openspiel_exploitability",
     "profile_exploitability",
@@ -110,6 +118,24 @@ def _check_profile(profile) -> None:
                          f"uniform_profile or a TableProfile), got {type(profile).__name__}.")
 
 
+def is_chance(state) -> bool:
+    """True if ``state`` is a chance node (its ``is_chance()`` says so; games without one never are)."""
+    method = getattr(state, "is_chance", None)
+    return method is not None and bool(method())
+
+
+def chance_children(state) -> list[tuple[SimultaneousState, float]]:
+    """``(child, probability)`` for every outcome of the chance node ``state``, in outcome order."""
+    return [(state.apply_chance(outcome), probability)
+            for outcome, probability in state.chance_outcomes()]
+
+
+def _chance_value(state, values: dict) -> float:
+    # The probability-weighted sum of the outcomes' values, in an order we own (fixed_order.dot).
+    children = chance_children(state)
+    return dot([probability for _, probability in children], [values[child] for child, _ in children])
+
+
 def _joint_actions(state: SimultaneousState):
     """Every pair (action of player 0, action of player 1) at ``state``, row by row."""
     return [(a0, a1) for a0 in state.legal_actions(0) for a1 in state.legal_actions(1)]
@@ -142,10 +168,13 @@ def _children_first(root: SimultaneousState, what: str) -> list[SimultaneousStat
         if len(started) > MAX_STATES:
             raise too_many_states(what)
         stack.append((state, True))
-        if not state.is_terminal():
-            stack.extend((child, False) for child in
-                         (state.play(joint) for joint in reversed(_joint_actions(state)))
-                         if child not in started)
+        if state.is_terminal():
+            continue
+        if is_chance(state):
+            children = [child for child, _ in reversed(chance_children(state))]
+        else:
+            children = [state.play(joint) for joint in reversed(_joint_actions(state))]
+        stack.extend((child, False) for child in children if child not in started)
     return order
 
 
@@ -236,6 +265,9 @@ def stage_game(state: SimultaneousState, child_values: dict) -> MatrixGame:
         (the sentence names it) or holds something that is not a finite number.
     """
     _check_live_state("state", state, "stage_game")
+    if is_chance(state):
+        raise ValueError(f"stage_game needs a state where the players bid; {state} is a chance "
+                         f"node (its value is the probability-weighted sum of its outcomes).")
     if not isinstance(child_values, Mapping):
         raise ValueError(f"child_values must be a dict {{child state: value}}, got "
                          f"{type(child_values).__name__}.")
@@ -321,6 +353,9 @@ def solve_game(root: SimultaneousState) -> GameSolution:
         if state.is_terminal():
             values[state] = state.payoff()
             continue
+        if is_chance(state):
+            values[state] = _chance_value(state, values)
+            continue
         game = stage_game(state, values)
         if game.shape == (1, 1):
             values[state] = float(game.payoffs[0, 0])
@@ -364,6 +399,9 @@ def profile_value(root: SimultaneousState, profile: Profile) -> float:
         if state.is_terminal():
             values[state] = state.payoff()
             continue
+        if is_chance(state):
+            values[state] = _chance_value(state, values)
+            continue
         table = _stage_table(state, values)
         values[state] = vector_matrix_vector(_mix(profile, state, 0), table, _mix(profile, state, 1))
     return values[root]
@@ -382,7 +420,7 @@ class BestResponse:
         minus player 0's).
     actions : dict
         ``{state: action}``: the responder's best action at every
-        non-terminal state (the first one in ``legal_actions`` order on ties).
+        non-terminal state that is not a chance node (the first one in ``legal_actions`` order on ties).
     values : dict
         The responder's payoff at every state when it responds best from
         there on.
@@ -411,6 +449,9 @@ def best_response(root: SimultaneousState, profile: Profile, player: int) -> Bes
     for state in _children_first(root, "best_response"):
         if state.is_terminal():
             values[state] = sign * state.payoff()
+            continue
+        if is_chance(state):  # nobody chooses: the outcomes' values, weighted
+            values[state] = _chance_value(state, values)
             continue
         table = _stage_table(state, values)  # already in the responder's terms
         if player == 0:
@@ -554,7 +595,7 @@ def exploit(root: SimultaneousState, profile: Profile, victim: int = 0, top: int
     response = best_response(root, profile, 1 - victim)
     spots = []
     for state, reach in _reach_probabilities(root, profile, victim, response).items():
-        if state == root or state.is_terminal():
+        if state == root or state.is_terminal() or is_chance(state):
             continue
         spots.append(WeakSpot(state, reach, sign * solution.values[state], -response.values[state]))
     spots.sort(key=lambda spot: spot.reach * spot.loss, reverse=True)
@@ -575,6 +616,10 @@ def _reach_probabilities(root, profile, victim: int, response: BestResponse) -> 
     for state in all_states(root):  # parents before children
         probability = reach.get(state, 0.0)
         if probability == 0.0 or state.is_terminal():
+            continue
+        if is_chance(state):
+            for child, p in chance_children(state):
+                reach[child] = reach.get(child, 0.0) + probability * p
             continue
         mix = _mix(profile, state, victim)
         answer = response.actions[state]

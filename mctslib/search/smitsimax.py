@@ -47,7 +47,7 @@ from .._checks import check_int, check_real
 from ..games.simultaneous_base import PLAYERS, MultiAgentState, SimultaneousState, check_player
 from ..learners.simultaneous import UCB1Player
 from ..learners.ucb1 import SQRT2
-from .backward_induction import MAX_STATES, TableProfile, solve_game, too_many_states
+from .backward_induction import MAX_STATES, TableProfile, is_chance, solve_game, too_many_states
 from .simultaneous_search import SimultaneousSearch
 from .smmcts import check_final, final_mix, pick_final
 
@@ -96,12 +96,18 @@ class Smitsimax(SimultaneousSearch):
     Raises
     ------
     ValueError
-        For bad arguments, or during :meth:`run` if an agent's legal moves at a
-        node change with the other agents' moves (Smitsimax's requirement).
+        For bad arguments, for a game with chance nodes (Goofspiel with
+        ``prize_order="random"``: the per-agent trees have no place for the
+        draws yet), or during :meth:`run` if an agent's legal moves at a node
+        change with the other agents' moves (Smitsimax's requirement).
     """
 
     def __init__(self, root: SimultaneousState, c: float = SQRT2, seed=None):
         super().__init__(root, seed)
+        if is_chance(root) or getattr(root, "prize_order", "descending") != "descending":
+            raise ValueError("Smitsimax here runs on games without chance nodes; its per-agent "
+                             "trees have no place for chance draws yet (use SMMCTS for "
+                             "Goofspiel with prize_order='random').")
         self._root_state = root
         self.c = check_real("c (UCB1's exploration constant)", c, 0.0)
         # Two players, or any number of agents in a MultiAgentState.

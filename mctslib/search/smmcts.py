@@ -58,6 +58,16 @@ a move from it there are two final-move rules (Tak et al. 2014):
 ``final="mix"`` samples the average strategy, ``final="max"`` plays the most
 chosen action (:meth:`SMMCTS.root_move`; :meth:`SMMCTS.profile` scores either).
 
+**Chance nodes** (Goofspiel with ``prize_order="random"``). A state where
+chance acts (``is_chance()``) is a node of its own with no rules: each time
+the selection reaches it, the search samples one outcome from
+``chance_outcomes()`` with its own Generator (one uniform number, slices in
+outcome order) and descends to that outcome's child, so a joint action keeps
+one grandchild per outcome seen. The node's mean is then the sampled average
+over outcomes, which is what the mean backup passes up to the bidding node
+above. Random playouts sample chance the same way. Games without chance
+draw no extra numbers, so their trees are unchanged.
+
 The tree is turned into a behaviour profile (a mix per player per state;
 uniform where the tree has no data) whose exact distance from equilibrium
 :func:`mctslib.search.backward_induction.profile_exploitability` measures.
@@ -87,7 +97,7 @@ from ..learners.simultaneous import (
 )
 from ..learners.ucb1 import SQRT2
 from ..rng import make_rng
-from .backward_induction import TableProfile
+from .backward_induction import TableProfile, is_chance
 from .simultaneous_search import SimultaneousSearch
 
 __all__ = [
@@ -160,12 +170,13 @@ def _make_rule(selection: str, count: int, c: float, exploration: float):
 class SMNode:
     """One state in the SM-MCTS tree: two selection rules, children by joint action index.
 
-    ``total`` adds up player 0's rewards of every iteration through the
+    At a chance node (``chance`` true) there are no rules and the children
+    are keyed by the chance outcome instead. ``total`` adds up player 0's rewards of every iteration through the
     node; ``mean`` is therefore player 0's average result here (player 1's
     is one minus it).
     """
 
-    __slots__ = ("actions", "children", "rules", "state", "total", "visits")
+    __slots__ = ("actions", "chance", "children", "rules", "state", "total", "visits")
 
     def __init__(self, state: SimultaneousState, selection: str, c: float, exploration: float):
         self.state = state
@@ -175,7 +186,8 @@ class SMNode:
         # A node is made at every expansion, so no check in front: the handler (free until
         # it fires) names a state of the wrong kind.
         try:
-            over = state.is_terminal()
+            self.chance = is_chance(state)
+            over = state.is_terminal() or self.chance  # no one bids at either
             self.actions = ((), ()) if over else (tuple(state.legal_actions(0)),
                                                   tuple(state.legal_actions(1)))
         except AttributeError:
@@ -205,9 +217,27 @@ def random_joint_playout(state: SimultaneousState, rng: np.random.Generator) -> 
 def _joint_playout(state: SimultaneousState, rng: np.random.Generator) -> SimultaneousState:
     """:func:`random_joint_playout` without the checks: the search's simulation phase."""
     while not state.is_terminal():
+        if is_chance(state):
+            state = state.apply_chance(sample_outcome(state, rng))
+            continue
         joint = tuple(_random_choice(state.legal_actions(player), rng) for player in (0, 1))
         state = state.play(joint)
     return state
+
+
+def sample_outcome(state, rng: np.random.Generator):
+    """One outcome of the chance node ``state``, drawn with one uniform number from ``rng``.
+
+    The number falls into the outcomes' probability slices in the order of
+    ``chance_outcomes()``; the last outcome takes any rounding left over.
+    """
+    outcomes = state.chance_outcomes()
+    uniform, cumulative = float(rng.random()), 0.0
+    for outcome, probability in outcomes:
+        cumulative += probability
+        if uniform < cumulative:
+            return outcome
+    return outcomes[-1][0]
 
 
 def _random_choice(actions: Sequence, rng: np.random.Generator):
@@ -268,9 +298,10 @@ class SMMCTS(SimultaneousSearch):
         leaf.total += reward
         child = leaf
         for parent, i, j in reversed(path):
-            backed = child.mean if self.backup == "mean" else reward
-            parent.rules[0].update(i, backed)
-            parent.rules[1].update(j, 1.0 - backed)
+            if i is not None:  # a chance node (i None) has no rules to update
+                backed = child.mean if self.backup == "mean" else reward
+                parent.rules[0].update(i, backed)
+                parent.rules[1].update(j, 1.0 - backed)
             parent.visits += 1
             parent.total += reward
             child = parent
@@ -283,6 +314,17 @@ class SMMCTS(SimultaneousSearch):
         """
         node, path = self.root, []
         while not node.state.is_terminal():
+            if node.chance:  # chance picks the outcome; its child is added if new
+                outcome = sample_outcome(node.state, self.rng)
+                path.append((node, None, None))
+                child = node.children.get(outcome)
+                if child is None:
+                    state = node.state.apply_chance(outcome)
+                    child = node.children[outcome] = SMNode(state, self.selection, self.c,
+                                                            self.exploration)
+                    return path, child, _joint_playout(state, self.rng).reward(0)
+                node = child
+                continue
             # Each rule draws its own uniform number: player 0's first, then player 1's.
             i = node.rules[0].choose(float(self.rng.random()))
             j = node.rules[1].choose(float(self.rng.random()))
@@ -326,6 +368,7 @@ class SMMCTS(SimultaneousSearch):
 
     def root_strategies(self) -> tuple[np.ndarray, np.ndarray]:
         """The two players' final mixes at the root (over ``legal_actions`` in order)."""
+        self._check_bidding_root("root_strategies")
         return (np.asarray(self.root.rules[0].average_strategy()),
                 np.asarray(self.root.rules[1].average_strategy()))
 
@@ -337,8 +380,14 @@ class SMMCTS(SimultaneousSearch):
         the most chosen action (the first one on ties; ``uniform`` unused).
         """
         player = check_player(player)
+        self._check_bidding_root("root_move")
         return self.root.actions[player][pick_final(self.root.rules[player].counts,
                                                     check_final(final), uniform)]
+
+    def _check_bidding_root(self, what: str) -> None:
+        if not self.root.rules:
+            raise ValueError(f"{what} needs a root where the players bid; this search starts at "
+                             f"a chance node or a finished game ({self.root.state}).")
 
 
 
