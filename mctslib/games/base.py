@@ -13,7 +13,7 @@ Chapter 1 introduces the protocol with tic-tac-toe; later chapters add games.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from numbers import Integral
 
 from .._checks import shown
@@ -47,6 +47,22 @@ def whole_number(value) -> int | None:
     if isinstance(value, Integral) and not isinstance(value, bool):
         return int(value)
     return None
+
+
+def play_moves(start: GameState, moves, what: str) -> GameState:
+    """Play ``moves`` one after the other from ``start``; an illegal one raises ValueError.
+
+    The games' ``from_moves`` constructors share it. ``what`` names a move in
+    the error for input that is not a sequence (a string, a number, a 0-d
+    numpy array: it claims to be iterable but is one value).
+    """
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable) \
+            or getattr(moves, "ndim", 1) == 0:
+        raise ValueError(f"moves must be a sequence of {what}, got {shown(moves)}.")
+    state = start
+    for move in moves:
+        state = state.play(move)
+    return state
 
 
 class GameState(ABC):

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .._checks import check_int, shown
-from .base import GameState, check_player, whole_number
+from .base import GameState, check_player, play_moves, whole_number
 
 __all__ = ["COLUMNS", "ROWS", "ConnectFour"]
 
@@ -158,14 +158,7 @@ class ConnectFour(GameState):
     @classmethod
     def from_moves(cls, moves: Iterable[int]) -> ConnectFour:
         """Play ``moves`` (columns 0..6) from the empty board; an illegal one raises."""
-        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable) \
-                or getattr(moves, "ndim", 1) == 0:
-            raise ValueError(f"moves must be a sequence of columns (whole numbers 0 to "
-                             f"{COLUMNS - 1}), got {shown(moves)}.")
-        state = cls()
-        for move in moves:
-            state = state.play(move)
-        return state
+        return play_moves(cls(), moves, f"columns (whole numbers 0 to {COLUMNS - 1})")
 
     @classmethod
     def from_string(cls, text: str) -> ConnectFour:

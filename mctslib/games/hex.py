@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from .._checks import check_int, shown
-from .base import GameState, check_player, whole_number
+from .base import GameState, check_player, play_moves, whole_number
 
 __all__ = ["MAX_SIZE", "MIN_SIZE", "Hex"]
 
@@ -198,14 +198,7 @@ class Hex(GameState):
     @classmethod
     def from_moves(cls, moves: Iterable[int], size: int = 7) -> Hex:
         """Play ``moves`` (ints ``size * row + col``) from the empty board; an illegal one raises."""
-        state = cls(size)
-        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable) \
-                or getattr(moves, "ndim", 1) == 0:
-            raise ValueError(f"moves must be a sequence of whole numbers size * row + col, "
-                             f"got {shown(moves)}.")
-        for move in moves:
-            state = state.play(move)
-        return state
+        return play_moves(cls(size), moves, "whole numbers size * row + col")
 
     @classmethod
     def from_string(cls, text: str) -> Hex:

@@ -39,7 +39,7 @@ from itertools import islice
 from numbers import Integral
 
 from .._checks import shown
-from .base import GameState
+from .base import GameState, play_moves
 from .tictactoe import FULL, has_line
 
 __all__ = [
@@ -364,15 +364,7 @@ class UltimateTicTacToe(GameState):
     @classmethod
     def from_moves(cls, moves: Iterable[int], scoring: str = "codingame") -> UltimateTicTacToe:
         """Play ``moves`` (ints ``9*row+col``) from the empty board; an illegal one raises."""
-        state = cls(scoring=scoring)
-        # A 0-d numpy array claims to be iterable but is one value.
-        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable) \
-                or getattr(moves, "ndim", 1) == 0:
-            raise ValueError(f"moves must be a sequence of whole numbers 9 * row + col (0..80), "
-                             f"got {shown(moves)}.")
-        for move in moves:
-            state = state.play(move)
-        return state
+        return play_moves(cls(scoring=scoring), moves, "whole numbers 9 * row + col (0..80)")
 
     @classmethod
     def from_grid(cls, text: str, forced_board: int | None = None,
