@@ -147,14 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
         description=("Regenerate the stored results of the Ultimate Tic-Tac-Toe chapter's "
                      "experiments (" + ", ".join(EXPERIMENTS) + ") as data/uttt/NAME.json "
                      "(--budget full), data/uttt/realistic/NAME.json (20,000 iterations per "
-                     "move) or data/uttt/deep/NAME.json (100,000). The full budgets take 10-15 "
+                     "move) or data/uttt/deep/NAME.json (100,000, or 100 ms for reuse). The full budgets take 10-15 "
                      "minutes with --jobs 2 on 2 cores (measured: 9.7 minutes on a lightly "
                      "loaded machine, 14.5 minutes on one shared with other work); the "
                      "realistic ones hours (data/uttt/README.md lists each file's time)."))
     parser.add_argument("--budget", choices=list(BUDGETS), default=None,
                         help="full (default: the 1,000-iteration decisions, data/uttt), "
                              "realistic (20,000 iterations, data/uttt/realistic), deep "
-                             "(100,000 iterations, data/uttt/deep) or quick")
+                             "(100,000 iterations; reuse at 100 ms; data/uttt/deep) or quick")
     parser.add_argument("--quick", action="store_true",
                         help="same as --budget quick: tiny budgets (seconds); writes files only "
                              "if --out-dir is given")
