@@ -256,3 +256,32 @@ def test_tuning_command_line_runs_merges_and_recompares(tmp_path, capsys):
           "--out", str(tmp_path / "again.json")])
     assert TuningResult.load(tmp_path / "again.json").compare == merged.compare
     assert "written to" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- pooled matches
+
+
+def test_pool_matches_joins_runs_by_match_and_refuses_shared_seeds():
+    from mctslib.experiments.sm_matches import PooledMatch, pair_counts, pool_matches
+
+    assert pair_counts([1.0, -1.0, 0.0, 0.0, 2.0, 3.0, -1.0, 0.0]) == [0, 1, 2, 0, 1]
+    with pytest.raises(ValueError, match="pairs"):
+        pair_counts([1.0, 2.0, 3.0])
+    seed0 = [MatchResult("a(1,mix)", "b(1,mix)", 10, 4, 0, [1.0, -1.0, 2.0, 1.0]),
+             MatchResult("a(1,mix)", "b(1,mix)", 20, 4, 0, [1.0, 1.0])]
+    seed1 = [MatchResult("a(1,mix)", "b(1,mix)", 10, 4, 1, [0.0, -3.0])]
+    pooled = pool_matches(seed0, seed1, iterations=10)
+    assert len(pooled) == 1 and isinstance(pooled[0], PooledMatch)
+    match_10 = pooled[0]
+    assert match_10.seeds == (0, 1) and match_10.pairs_per_seed == (2, 1) and match_10.pairs == 3
+    assert match_10.pair_counts() == [0, 1, 1, 0, 1]  # pairs score 1, 2 and 0.5 points
+    score, low, high = match_10.score()
+    assert score == pytest.approx((0.5 + 1.0 + 0.25) / 3) and low < score < high
+    centre, p_low, p_high = match_10.points()
+    assert centre == pytest.approx((0.0 + 1.5 - 1.5) / 3) and p_low < centre < p_high
+    with pytest.raises(ValueError, match="share a seed"):
+        pool_matches(seed0, seed0, iterations=10)
+    with pytest.raises(ValueError, match="expected one"):
+        pool_matches(seed0, seed1)  # the 20-iteration match is missing from seed 1
+    with pytest.raises(ValueError, match="at least two"):
+        pool_matches(seed0)

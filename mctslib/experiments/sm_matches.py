@@ -43,11 +43,12 @@ import numpy as np
 from .._checks import check_int
 from ..fixed_order import mean, sample_variance
 from ..games.goofspiel import Goofspiel
-from ..play.stats import score_interval
+from ..play.stats import pair_score_interval, score_interval
 from ..search.smmcts import check_final
 from .sm_tuning import METHODS, TuningResult, make_search
 
-__all__ = ["Bot", "MatchResult", "bot_move", "match", "play_game", "tuned_bot"]
+__all__ = ["Bot", "MatchResult", "PooledMatch", "bot_move", "match", "pair_counts", "play_game",
+           "pool_matches", "tuned_bot"]
 
 #: Where ``python -m mctslib.experiments.sm_matches`` stores its matches.
 DEFAULT_DATA = Path("data") / "simultaneous" / "matches.json"
@@ -245,6 +246,95 @@ def load_matches(path=DEFAULT_DATA) -> list[MatchResult]:
     except (OSError, KeyError, TypeError, ValueError) as error:
         raise ValueError(f"{path} does not hold matches written by python -m "
                          f"mctslib.experiments.sm_matches ({error}).") from None
+
+
+def pair_counts(differences) -> list[int]:
+    """Pentanomial counts of a match: game pairs in which the first bot scored 0, 0.5, 1, 1.5, 2.
+
+    ``differences`` are the first bot's point differences, pair by pair (games ``2k`` and
+    ``2k + 1`` share a seed, seats swapped); a win counts 1, a tie on points 0.5. Chapter
+    "When both players move at once (simultaneous moves)".
+    """
+    if len(differences) % 2:
+        raise ValueError(f"differences must come in game pairs, got {len(differences)} games.")
+    counts = [0] * 5
+    for game_a, game_b in zip(differences[::2], differences[1::2]):
+        points = sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in (game_a, game_b))
+        counts[int(2 * points)] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class PooledMatch:
+    """One match pooled over stored runs that differ only in their seed.
+
+    ``differences`` are the runs' point differences one after the other (pairs stay
+    pairs); ``seeds`` the runs' seeds in that order and ``pairs_per_seed`` how many game
+    pairs each run contributed.
+    """
+
+    first: str
+    second: str
+    iterations: int
+    cards: int
+    seeds: tuple
+    pairs_per_seed: tuple
+    differences: tuple
+
+    @property
+    def pairs(self) -> int:
+        return len(self.differences) // 2
+
+    def pair_counts(self) -> list[int]:
+        return pair_counts(self.differences)
+
+    def score(self) -> tuple[float, float, float]:
+        """First bot's score and normal 95% interval over game pairs (``pair_score_interval``)."""
+        return pair_score_interval(self.pair_counts())
+
+    def points(self) -> tuple[float, float, float]:
+        """Mean point difference per game and a normal 95% interval over game pairs."""
+        per_pair = [(a + b) / 2 for a, b in zip(self.differences[::2], self.differences[1::2])]
+        centre = mean(per_pair)
+        half = 1.96 * math.sqrt(sample_variance(per_pair) / len(per_pair))
+        return centre, centre - half, centre + half
+
+
+def pool_matches(*runs: Sequence[MatchResult], iterations: int | None = None) -> list[PooledMatch]:
+    """Pool the matches of several stored runs, match by match (same bots, budget and game).
+
+    Each run is a list of :class:`MatchResult` (as :func:`load_matches` returns). A match
+    is pooled when every run holds it with the same bot labels (so the same tuned values and
+    final-move rules), the same ``iterations`` and ``cards``, and the runs' seeds are all
+    different (otherwise the same games would count twice). ``iterations`` keeps only that
+    budget. Matches in the first run that another run lacks raise ``ValueError``. Chapter
+    "When both players move at once (simultaneous moves)".
+    """
+    if len(runs) < 2:
+        raise ValueError(f"pool_matches needs at least two runs, got {len(runs)}.")
+    if iterations is not None:
+        iterations = check_int("iterations", iterations, 1)
+    pooled = []
+    for first_run_match in runs[0]:
+        if iterations is not None and first_run_match.iterations != iterations:
+            continue
+        key = (first_run_match.first, first_run_match.second, first_run_match.iterations,
+               first_run_match.cards)
+        parts = []
+        for run in runs:
+            found = [m for m in run if (m.first, m.second, m.iterations, m.cards) == key]
+            if len(found) != 1:
+                raise ValueError(f"{key[0]} vs {key[1]} at {key[2]:,} iterations: expected one "
+                                 f"such match in every run, found {len(found)} in one.")
+            parts.append(found[0])
+        seeds = tuple(m.seed for m in parts)
+        if len(set(seeds)) != len(seeds):
+            raise ValueError(f"{key[0]} vs {key[1]}: runs share a seed ({seeds}), so they hold "
+                             f"the same games; pool runs with different seeds only.")
+        differences = tuple(d for m in parts for d in m.differences)
+        pair_counts(differences)  # checks that every run holds whole pairs
+        pooled.append(PooledMatch(*key, seeds, tuple(m.games // 2 for m in parts), differences))
+    return pooled
 
 
 if __name__ == "__main__":
