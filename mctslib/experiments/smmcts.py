@@ -309,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except OSError as error:
         parser.error(f"cannot write {args.out}: {error}")
     print(f"Goofspiel with {result.cards} cards ({result.scoring}): value {result.game_value:.3f}, "
-          f"uniform {result.uniform_distance:.3f}, exploration floor "
+          f"uniform {result.uniform_distance:.3f}, equilibrium + 10% noise "
           f"{result.exploration_floor:.3f}, blind floor {result.blind_floor:.3f}")
     print("median distance from equilibrium over seeds", result.seeds)
     print(result.format())

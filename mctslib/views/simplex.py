@@ -133,7 +133,7 @@ class MixTrace:
         Length of the whole run: the distance axis is drawn to it from the
         start, so the curve grows into a fixed frame.
     floor : float, optional
-        A distance to draw as a horizontal line (e.g. the exploration floor).
+        A distance to draw as a horizontal line (e.g. the equilibrium plus 10% noise).
     title : str
     distance_limits : tuple of 2 float
         The distance axis's range, fixed so the curve grows into a still frame
@@ -241,7 +241,7 @@ def _draw_distance(ax, trace: MixTrace) -> None:
                 label="distance of the average mixes")
     if trace.floor is not None:
         ax.axhline(trace.floor, color=_FLOOR_COLOUR, linestyle="--", linewidth=1.2,
-                   label=f"exploration floor ({trace.floor:.4f})")
+                   label=f"equilibrium + 10% noise ({trace.floor:.4f})")
     first = trace.rounds[0] if trace.rounds else 1
     ax.set_xscale("log")
     ax.set_yscale("log")
