@@ -430,3 +430,36 @@ def test_command_on_a_dask_scheduler_plays_the_same_games(tmp_path, capsys):
     games = [[c.results for c in load_experiment("doubling", d).comparisons]
              for d in (local, remote)]
     assert games[0] == games[1]
+
+
+def test_exploration_by_budget_gathers_each_c(tmp_path):
+    from mctslib.experiments.uttt.gains import exploration_by_budget
+
+    uttt.exploration_experiment({"01": (0.3, 0.7), "pm1": (1.0,)}, iterations=30, **TINY).save(
+        uttt.experiment_path("exploration", tmp_path))
+    deep = uttt.budget_directory("deep", tmp_path)
+    uttt.exploration_experiment({"01": (0.7,)}, iterations=50, **TINY).save(
+        uttt.experiment_path("exploration", deep))
+    found = exploration_by_budget((0.7, 0.3, 2.0), data_dir=tmp_path)
+    assert list(found) == [0.7, 0.3, 2.0]
+    assert [(p["budget"], p["value"]) for p in found[0.7]] == [("full", 30), ("deep", 50)]
+    assert [p["label"] for p in found[0.3]] == ["c=0.3,scale=01"] and found[2.0] == []
+    stored = load_experiment("exploration", deep).comparison("c=0.7,scale=01")
+    assert found[0.7][1]["score"] == stored.score and found[0.7][1]["games"] == 2
+    assert [p["label"] for p in exploration_by_budget((1.0,), "pm1", tmp_path)[1.0]] == [
+        "c=1,scale=pm1"]
+    with pytest.raises(ValueError, match="scale"):
+        exploration_by_budget((0.3,), "pm2", tmp_path)
+    with pytest.raises(ValueError, match="cs"):
+        exploration_by_budget(0.3, data_dir=tmp_path)
+
+
+def test_stored_benchmark_reads_a_file_or_says_which_command_writes_it(tmp_path):
+    from mctslib.experiments.uttt.benchmark_files import stored_benchmark
+
+    (tmp_path / "time_management.txt").write_text("overrun 0.14 ms\n", encoding="utf-8")
+    assert stored_benchmark("time_management", tmp_path) == "overrun 0.14 ms\n"
+    with pytest.raises(FileNotFoundError, match="benchmarks/uttt_speed.py --per-move"):
+        stored_benchmark("uttt_speed_per_move", tmp_path)
+    with pytest.raises(ValueError, match="name must be one of"):
+        stored_benchmark("speed", tmp_path)

@@ -105,7 +105,8 @@ DEEP = {
     "solver": {"iterations": DEEP_ITERATIONS, "games": 200},
     "win_taking": {"iterations": DEEP_ITERATIONS, "games": 200,
                    "where": ("both", "playouts", "tree")},
-    "exploration": {"cs": {"01": (0.3, 0.7)}, "iterations": DEEP_ITERATIONS, "games": 200},
+    "exploration": {"cs": (0.3, 0.7), "scales": ("01",), "iterations": DEEP_ITERATIONS,
+                    "games": 200},
     "reuse": {"ms": 100.0, "games": 200},
 }
 BUDGETS = {"quick": QUICK, "full": FULL, "realistic": REALISTIC, "deep": DEEP}

@@ -1,0 +1,61 @@
+"""The stored outputs of the speed and clock benchmarks that the chapter quotes.
+
+Speed is not measured in the experiments (two games at a time on a shared machine: their
+times per move are load artefacts, issue 14). It is measured by two scripts run one bot at
+a time on a quiet machine, whose printed output is stored verbatim under
+``benchmarks/results``:
+
+* ``uttt_speed_per_move``: ``python benchmarks/uttt_speed.py --per-move`` (iterations per
+  second and milliseconds per move in whole games, at 1,000, 20,000 and 100,000 iterations
+  and at 100 ms);
+* ``time_management``: ``python benchmarks/time_management.py`` (how far a timed search
+  overruns its budget, a safety margin, early stopping).
+
+The chapter prints these files so that every speed it quotes is pinned by the tests; a
+re-run of the scripts on another machine gives other numbers, and replaces the files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: Where the benchmarks' stored outputs live (the repository's ``benchmarks/results``).
+BENCHMARK_RESULTS = Path(__file__).resolve().parents[3] / "benchmarks" / "results"
+#: The stored outputs the chapter reads, with the command that writes each.
+BENCHMARK_COMMANDS = {
+    "uttt_speed_per_move": "python benchmarks/uttt_speed.py --per-move",
+    "time_management": "python benchmarks/time_management.py",
+}
+
+
+def stored_benchmark(name: str, directory=None) -> str:
+    """The stored output of one benchmark run, as the script printed it.
+
+    Parameters
+    ----------
+    name : {"uttt_speed_per_move", "time_management"}
+        Which benchmark (the file ``NAME.txt``).
+    directory : path, optional
+        Where the files are (default :data:`BENCHMARK_RESULTS`).
+
+    Returns
+    -------
+    str
+        The file's text.
+
+    Notes
+    -----
+    Chapter "Ultimate Tic-Tac-Toe: tuning a real bot" ("Speed first" and "The clock").
+    """
+    if not isinstance(name, str) or name not in BENCHMARK_COMMANDS:
+        raise ValueError(f"name must be one of {', '.join(map(repr, BENCHMARK_COMMANDS))}, "
+                         f"got {name!r:.80}.")
+    path = Path(BENCHMARK_RESULTS if directory is None else directory) / f"{name}.txt"
+    if not path.is_file():
+        raise FileNotFoundError(f"no stored benchmark output at {path}: run "
+                                f"`{BENCHMARK_COMMANDS[name]}` on a quiet machine and store "
+                                "what it prints there.")
+    return path.read_text(encoding="utf-8")
+
+
+__all__ = ["BENCHMARK_COMMANDS", "BENCHMARK_RESULTS", "stored_benchmark"]
