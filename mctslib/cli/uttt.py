@@ -37,8 +37,15 @@ from ..bots.uttt import (
     random_openings,
 )
 from ..games.uttt import SCORINGS, UltimateTicTacToe, format_codingame_move, parse_codingame_move
-from .argtypes import (UsageError, any_machine_bot_spec, bot_spec, forbid_repeats, quoted,
-                       whole_number, writable_file)
+from .argtypes import (
+    UsageError,
+    any_machine_bot_spec,
+    bot_spec,
+    forbid_repeats,
+    quoted,
+    whole_number,
+    writable_file,
+)
 
 __all__ = ["CODINGAME_SPEC", "add_codingame_command", "add_match_command",
            "run_codingame", "run_match"]

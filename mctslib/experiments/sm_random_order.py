@@ -35,11 +35,10 @@ game that needs mixing.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +56,7 @@ from ..search.backward_induction import (
     uniform_profile,
 )
 from .sm_tuning import TuningResult, make_search
+from .stored import dataclass_json, load_dataclass
 
 __all__ = [
     "METHODS",
@@ -197,20 +197,17 @@ class RandomOrderResult:
         return [statistics.median(row[k] for row in rows) for k in range(len(self.budgets))]
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
+        return dataclass_json(self)
 
     @classmethod
     def load(cls, path=DEFAULT_DATA) -> RandomOrderResult:
         """Read a result stored by ``python -m mctslib.experiments.sm_random_order``."""
-        try:
-            return cls(**json.loads(Path(path).read_text()))
-        except (OSError, TypeError, ValueError) as error:
-            raise ValueError(f"{path} does not hold a result written by python -m "
-                             f"mctslib.experiments.sm_random_order ({error}).") from None
+        return load_dataclass(cls, path, "a result written by python -m "
+                                         "mctslib.experiments.sm_random_order")
 
     def format(self) -> str:
-        lines = [f"{self.cards}-card Goofspiel, random prize order: value {self.value:+.4f}, "
-                 f"uniform play {self.uniform:.3f}"]
+        lines = [(f"{self.cards}-card Goofspiel, random prize order: value {self.value:+.4f}, "
+                 f"uniform play {self.uniform:.3f}")]
         for order, counts in self.census.items():
             lines.append(f"  {order}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
         for method in self.methods:

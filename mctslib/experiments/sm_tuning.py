@@ -36,11 +36,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._checks import check_int, check_real
@@ -50,6 +49,7 @@ from ..search.simultaneous_search import MAX_ITERATIONS
 from ..search.smitsimax import Smitsimax
 from ..search.smmcts import SMMCTS
 from .smmcts import _maybe_progress
+from .stored import dataclass_json, load_dataclass
 
 __all__ = [
     "C_GRID",
@@ -204,16 +204,13 @@ class TuningResult:
         return "\n".join(lines)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
+        return dataclass_json(self)
 
     @classmethod
     def load(cls, path=DEFAULT_DATA) -> TuningResult:
         """Read a result stored by ``python -m mctslib.experiments.sm_tuning``."""
-        try:
-            return cls(**json.loads(Path(path).read_text()))
-        except (OSError, TypeError, ValueError) as error:
-            raise ValueError(f"{path} does not hold a tuning result written by python -m "
-                             f"mctslib.experiments.sm_tuning ({error}).") from None
+        return load_dataclass(cls, path, "a tuning result written by python -m "
+                                         "mctslib.experiments.sm_tuning")
 
 
 def _best_values(medians: list[list[float]], grid: list[float]) -> list[float]:
