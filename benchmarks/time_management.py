@@ -51,7 +51,8 @@ OPPONENT = "uct:c=0.5,iters=1000"
 STOP_BUDGETS = (1_000, 20_000, 100_000)
 
 
-def timed_game(spec: str, opening: UltimateTicTacToe, bot_side: int, seed: int) -> list[dict]:
+def timed_game(spec: str, opening: UltimateTicTacToe, bot_side: int, seed: int,
+               game: int = 0) -> list[dict]:
     """Every move of the timed bot in one game: budget, wall and CPU seconds, iterations."""
     bot, opponent = parse_spec(spec)(seed=seed), parse_spec(OPPONENT)(seed=seed + 1)
     state, records, search_ends = opening, [], []
@@ -73,7 +74,8 @@ def timed_game(spec: str, opening: UltimateTicTacToe, bot_side: int, seed: int) 
             records.append({"budget_ms": budget, "wall": wall, "cpu": time.process_time() - cpu,
                             "iterations": bot.last.iterations,
                             "search_over": search_ends[-1] if search_ends else math.nan,
-                            "margin_ms": bot.spec.margin_ms})
+                            "margin_ms": bot.spec.margin_ms, "game": game,
+                            "bot_moves_before": bot.moves_chosen - 1})
         else:
             move = opponent.choose(state)
         state = state.play(move)
@@ -168,7 +170,7 @@ def main() -> None:
     records = {name: [] for name in TIMED_BOTS}
     for k, opening in enumerate(openings):
         for name, spec in TIMED_BOTS.items():  # interleaved: load changes hit every bot alike
-            records[name] += timed_game(spec, opening, k % 2, seed=1000 * k)
+            records[name] += timed_game(spec, opening, k % 2, seed=1000 * k, game=k)
     load_middle = os.getloadavg()
     positions = realistic_positions(args.positions)
     stop_lines = stop_iteration_lines(positions)
@@ -184,6 +186,16 @@ def main() -> None:
         print("\n".join(overrun_lines(name, records[name])))
     for name, spec in TIMED_BOTS.items():
         print(f"  {name}: {spec}")
+    print("every move over its budget by more than 1 ms (game of this process, 0 = the first; "
+          "the bot's move number in its game, 0 = its first):")
+    late = [(name, r) for name in ("plain", "chapter", "margin") for r in records[name]
+            if 1000 * r["wall"] - r["budget_ms"] > 1.0]
+    for name, r in late:
+        print(f"  {name:<8} game {r['game']:>2}, move {r['bot_moves_before']:>2}, budget "
+              f"{r['budget_ms']:g} ms: over by {1000 * r['wall'] - r['budget_ms']:.2f} ms, "
+              f"{r['iterations']:,} iterations, CPU/wall {100 * r['cpu'] / r['wall']:.0f}%")
+    if not late:
+        print("  none")
     print("early stopping (stop=on):")
     print("\n".join(stop_time_lines(records["stop"])))
     print(f"  iteration budgets, {len(positions)} positions from games of {OPPONENT} bots:")
