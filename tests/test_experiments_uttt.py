@@ -463,3 +463,51 @@ def test_stored_benchmark_reads_a_file_or_says_which_command_writes_it(tmp_path)
         stored_benchmark("uttt_speed_per_move", tmp_path)
     with pytest.raises(ValueError, match="name must be one of"):
         stored_benchmark("speed", tmp_path)
+
+
+def test_score_difference_subtracts_two_matches_with_their_own_spreads():
+    gap, low, high = statistics.score_difference("WWWL", "WLLL")
+    assert gap == pytest.approx(0.5)
+    # each mean's variance is 0.25 / 4 (sample variance 1/4 of four 0/1 results over 4 games)
+    assert high - gap == pytest.approx(1.959964 * math.sqrt(2 * 0.25 / 4), rel=1e-6)
+    assert gap - low == pytest.approx(high - gap)
+    assert statistics.score_difference("WDLW", "WDLW")[0] == 0.0
+    with pytest.raises(ValueError, match="W, D and L"):
+        statistics.score_difference("WX", "WL")
+    with pytest.raises(ValueError, match="confidence"):
+        statistics.score_difference("WL", "WL", confidence=1.0)
+
+
+def test_score_difference_reads_stored_comparisons():
+    solver_full = load_experiment("solver").comparisons[0]
+    solver_20k = load_experiment("solver", uttt.DATA_DIR / "realistic").comparisons[0]
+    gap, low, high = statistics.score_difference(solver_20k, solver_full)
+    assert (f"{gap:+.3f}", f"{low:+.3f}", f"{high:+.3f}") == ("-0.073", "-0.136", "-0.009")
+
+
+def test_detectable_difference_inverts_the_planning_formula():
+    from mctslib.play.stats import games_for_power
+
+    assert [round(statistics.detectable_difference(n), 3) for n in (200, 300, 400)] == [
+        0.099, 0.081, 0.070]
+    d = statistics.detectable_difference(785)
+    assert games_for_power(d, sd_per_game=0.5, interval="measured") in (784, 785, 786)
+    assert statistics.detectable_difference(400, sd_per_game=0.25) == pytest.approx(
+        statistics.detectable_difference(400) / 2)
+    with pytest.raises(ValueError, match="power"):
+        statistics.detectable_difference(200, power=1.0)
+    with pytest.raises(ValueError, match="sd_per_game"):
+        statistics.detectable_difference(200, sd_per_game=0.0)
+
+
+def test_benchmark_row_finds_one_row_by_its_first_field(tmp_path):
+    from mctslib.experiments.uttt.benchmark_files import benchmark_row
+
+    (tmp_path / "uttt_speed_per_move.txt").write_text(
+        "# header\n  bot  moves  median\n  uct:a  10  1.50\n  uct:b  12  2.25\n  uct:b2  1  9\n",
+        encoding="utf-8")
+    assert benchmark_row("uttt_speed_per_move", "uct:b", tmp_path) == ["uct:b", "12", "2.25"]
+    with pytest.raises(ValueError, match="0 rows"):
+        benchmark_row("uttt_speed_per_move", "uct:c", tmp_path)
+    with pytest.raises(ValueError, match="non-empty"):
+        benchmark_row("uttt_speed_per_move", " ", tmp_path)

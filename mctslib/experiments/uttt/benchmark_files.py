@@ -58,4 +58,37 @@ def stored_benchmark(name: str, directory=None) -> str:
     return path.read_text(encoding="utf-8")
 
 
-__all__ = ["BENCHMARK_COMMANDS", "BENCHMARK_RESULTS", "stored_benchmark"]
+def benchmark_row(name: str, first_field: str, directory=None) -> list[str]:
+    """The fields of the one table row of a stored benchmark that starts with ``first_field``.
+
+    Parameters
+    ----------
+    name : {"uttt_speed_per_move", "time_management"}
+        Which benchmark (see :func:`stored_benchmark`).
+    first_field : str
+        The row's first whitespace-separated field, e.g. a bot's spec
+        ``"uct:c=0.5,iters=100000"``.
+    directory : path, optional
+        Where the files are (default :data:`BENCHMARK_RESULTS`).
+
+    Returns
+    -------
+    list of str
+        The row split on whitespace, ``first_field`` first, so that a cell can
+        print a number it quotes (``float(row[4].replace(",", ""))``).
+
+    Notes
+    -----
+    Chapter "Ultimate Tic-Tac-Toe: tuning a real bot" ("Speed first").
+    """
+    if not isinstance(first_field, str) or not first_field.strip():
+        raise ValueError(f"first_field must be a non-empty string, got {first_field!r:.80}.")
+    rows = [line.split() for line in stored_benchmark(name, directory).splitlines()
+            if line.split()[:1] == [first_field]]
+    if len(rows) != 1:
+        raise ValueError(f"the stored {name} output has {len(rows)} rows starting with "
+                         f"{first_field!r}, not one.")
+    return rows[0]
+
+
+__all__ = ["BENCHMARK_COMMANDS", "BENCHMARK_RESULTS", "benchmark_row", "stored_benchmark"]
