@@ -9,7 +9,8 @@ a time on a quiet machine, whose printed output is stored verbatim under
   second and milliseconds per move in whole games, at 1,000, 20,000 and 100,000 iterations
   and at 100 ms);
 * ``time_management``: ``python benchmarks/time_management.py`` (how far a timed search
-  overruns its budget, a safety margin, early stopping).
+  overruns its budget, a safety margin, early stopping); ``time_management_run2``: a second
+  run of it, which also lists every move over its budget with its game and move number.
 
 The chapter prints these files so that every speed it quotes is pinned by the tests; a
 re-run of the scripts on another machine gives other numbers, and replaces the files.
@@ -25,6 +26,8 @@ BENCHMARK_RESULTS = Path(__file__).resolve().parents[3] / "benchmarks" / "result
 BENCHMARK_COMMANDS = {
     "uttt_speed_per_move": "python benchmarks/uttt_speed.py --per-move",
     "time_management": "python benchmarks/time_management.py",
+    "time_management_run2": "python benchmarks/time_management.py",  # a second run, with the
+    # list of moves over budget (game and move number) that the first run did not print
 }
 
 
@@ -33,7 +36,7 @@ def stored_benchmark(name: str, directory=None) -> str:
 
     Parameters
     ----------
-    name : {"uttt_speed_per_move", "time_management"}
+    name : {"uttt_speed_per_move", "time_management", "time_management_run2"}
         Which benchmark (the file ``NAME.txt``).
     directory : path, optional
         Where the files are (default :data:`BENCHMARK_RESULTS`).
