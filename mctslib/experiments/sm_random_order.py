@@ -56,7 +56,7 @@ from ..search.backward_induction import (
     uniform_profile,
 )
 from .sm_tuning import TuningResult, make_search
-from .stored import dataclass_json, load_dataclass
+from .stored import dataclass_json, load_dataclass, write_and_report
 
 __all__ = [
     "METHODS",
@@ -324,11 +324,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                                              args.methods, command=command.strip())
     except ValueError as error:
         parser.error(str(error))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(result.to_json() + "\n")
-    print(result.format())
-    print("seconds:", ", ".join(f"{k} {v:.0f}" for k, v in result.seconds.items()))
-    print(f"written to {args.out}")
+    write_and_report(result, args.out)
 
 
 if __name__ == "__main__":

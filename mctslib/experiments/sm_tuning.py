@@ -49,7 +49,7 @@ from ..search.simultaneous_search import MAX_ITERATIONS
 from ..search.smitsimax import Smitsimax
 from ..search.smmcts import SMMCTS
 from .smmcts import _maybe_progress
-from .stored import dataclass_json, load_dataclass
+from .stored import dataclass_json, load_dataclass, write_and_report
 
 __all__ = [
     "C_GRID",
@@ -401,11 +401,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                                        command=command.strip())
     except ValueError as error:
         parser.error(str(error))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(result.to_json() + "\n")
-    print(result.format())
-    print("seconds:", ", ".join(f"{k} {v:.0f}" for k, v in result.seconds.items()))
-    print(f"written to {args.out}")
+    write_and_report(result, args.out)
 
 
 if __name__ == "__main__":

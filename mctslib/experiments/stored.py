@@ -26,3 +26,15 @@ def load_dataclass(kind: type, path, written_by: str):
         return kind(**json.loads(Path(path).read_text()))
     except (OSError, TypeError, ValueError) as error:
         raise ValueError(f"{path} does not hold {written_by} ({error}).") from None
+
+
+def write_and_report(result, out: Path) -> None:
+    """The end of a command: store ``result`` (its ``to_json()``) in ``out`` and print it.
+
+    Prints ``result.format()``, the seconds each part took and where it was written.
+    """
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(result.to_json() + "\n")
+    print(result.format())
+    print("seconds:", ", ".join(f"{k} {v:.0f}" for k, v in result.seconds.items()))
+    print(f"written to {out}")

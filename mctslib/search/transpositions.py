@@ -81,7 +81,6 @@ refreshes the path only (the choice stated above).
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -91,7 +90,7 @@ from ..games.subtraction import SubtractionGame
 from ..rng import move_source
 from .flat import _playout
 from .minimax import check_budget
-from .uct import MAX_ITERATIONS, MAX_SECONDS, ChildStats, _shuffled
+from .uct import MAX_ITERATIONS, MAX_SECONDS, ChildStats, _shuffled, grow
 
 #: The update rules of Childs, Brodeur and Kocsis (2008), and the wrong one the chapter shows.
 UPDATES = ("uct1", "uct2", "uct3", "naive")
@@ -198,15 +197,7 @@ class TranspositionSearch:
             raise ValueError("cannot search a finished game: there is no move to choose.")
         self.table = {}
         self.root = root = self._node_for(state, None)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        while True:
-            self.iterate(root, state)
-            done += 1
-            if self.iterations is not None and done >= self.iterations:
-                return root
-            if deadline is not None and time.perf_counter() >= deadline:
-                return root
+        return grow(self.iterate, root, state, self.iterations, self.seconds)
 
     def choose(self, state: GameState) -> Hashable:
         """Search ``state`` and answer the root move with the most edge visits (first on ties)."""

@@ -215,15 +215,7 @@ class UCTSearch:
         if state.is_terminal():
             raise ValueError("cannot search a finished game: there is no move to choose.")
         self.root = root = Node(None, None, None)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        while True:
-            self.iterate(root, state)
-            done += 1
-            if self.iterations is not None and done >= self.iterations:
-                return root
-            if deadline is not None and time.perf_counter() >= deadline:
-                return root
+        return grow(self.iterate, root, state, self.iterations, self.seconds)
 
     def choose(self, state: GameState) -> Hashable:
         """Search ``state`` and answer the most visited root move (first on ties)."""
@@ -298,6 +290,27 @@ class UCTSearch:
             raise ValueError("no search has run yet: call search() or choose() first.")
         bonus = getattr(self.selection, "bonus", lambda child, parent: math.nan)
         return [ChildStats(c.move, c.visits, c.mean, bonus(c, root)) for c in root.children]
+
+
+def grow(iterate: Callable, root, state: GameState, iterations: int | None,
+         seconds: float | None):
+    """Call ``iterate(root, state)`` until the budget is spent; return ``root``.
+
+    The budget is ``iterations`` iterations or ``seconds`` of wall time,
+    whichever ends first (None: no limit of that kind; the searches check that
+    one is given). The clock is read between iterations, so a timed search
+    ends after the iteration that crosses its deadline. Shared by the
+    readable searches built on UCT's loop (UCT, transpositions).
+    """
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    done = 0
+    while True:
+        iterate(root, state)
+        done += 1
+        if iterations is not None and done >= iterations:
+            return root
+        if deadline is not None and time.perf_counter() >= deadline:
+            return root
 
 
 def robust_child(root: Node) -> Node:
