@@ -42,7 +42,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import linprog
 
 from .._checks import check_int, check_real
 from ..games.goofspiel import Goofspiel
@@ -90,6 +89,8 @@ def widest_equilibrium_mix(table, value: float, player: int) -> float:
     share ``gamma`` uniformly over its ``k`` actions. One linear programme
     (``scipy.optimize.linprog``, HiGHS); the guarantee is relaxed by 1e-9.
     """
+    from scipy.optimize import linprog  # scipy is needed only here, as in zero_sum
+
     payoffs = np.asarray(table, dtype=float) if player == 0 else -np.asarray(table, dtype=float).T
     goal = value if player == 0 else -value
     moves, replies = payoffs.shape
