@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = [
     "05_uttt_tuning",
     "06_simultaneous_moves",
+    "07_enhancements",
     "01_flat_monte_carlo",
     "02_bandits",
     "03_ucb1_by_hand",
