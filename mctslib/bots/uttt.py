@@ -10,6 +10,7 @@ experiment, the arena and the command line all build bots the same way::
     uct:c=0.5,scale=01,iters=2000,wins=on,solver=on,reuse=on,centre=on,capacity=1000000
     uct:ms=100,first_ms=1000,c=0.5,solver=on
     uct:iters=20000,first_iters=200000,playout_wins=on,tree_wins=off
+    uct:iters=20000,wins=on,playout=safe,expand=2,draw=0.4
     random                                   # a uniformly random legal move
 
 The syntax is ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE,...`` (spaces ignored,
@@ -33,8 +34,28 @@ key             meaning                                          default
 ``reuse``       keep the subtree between moves, ``on``/``off``   ``off``
 ``centre``      as X, open in the centre (row 4, col 4)          ``off``
 ``stop``        end a search once its answer cannot change        ``off``
+``playout``     playout policy: ``random``, ``wins``, ``safe``,   as ``wins``
+                ``capture`` or ``greedy``
+``expand``      give a leaf its children after k visits, 1-10000  1
+``draw``        a drawn playout's worth to the bot, 0 to 1        0.5
 ``capacity``    nodes in the pool, 82 to 2,000,000,000           2000000
 ==============  ===============================================  ============
+
+``playout`` (chapter "Enhancements and failure modes",
+:mod:`mctslib.fast.uttt_playouts`) names what the playouts do: ``random`` and
+``wins`` are the playouts of ``playout_wins=off`` and ``on``, so a SPEC that
+gives them must agree with the win-taking keys (``wins=on,playout=wins`` is
+``wins=on``; ``playout=wins`` alone is an error that says to give
+``playout_wins=on``). ``safe`` also avoids a move after which the opponent wins
+the game at once, ``capture`` then prefers a move that wins a small board,
+``greedy`` always the lowest such move; those three take an immediate win
+themselves, so they need the playouts' win-taking on (``wins=on`` or
+``playout_wins=on``). ``expand=k`` gives a leaf its children once it has been
+visited k times (1, the default, is the second visit).
+``draw=d`` values a drawn playout d for the bot and 1 - d for its opponent: below
+0.5 a *contempt* for draws, for a bot that should play on for a win (under
+OpenSpiel's scoring, where a game closing every board without a line is a draw).
+All three are printed only when not at their defaults.
 
 ``wins`` is shorthand for ``playout_wins`` and ``tree_wins`` together, so a SPEC
 gives either ``wins`` or the other two (one or both; the one left out is off),
@@ -94,13 +115,16 @@ import numpy as np
 from .._checks import check_int, check_real
 from ..fast import uttt as engine
 from ..fast import uttt_uct as fast_uct
+from ..fast.uttt_playouts import POLICIES as PLAYOUTS
+from ..fast.uttt_playouts import policy_code as playout_code
 from ..games.uttt import UltimateTicTacToe, from_board_cell
 from ..play.arena import RandomPlayer
 from ..rng import make_rng
 from ..xorshift import XorShift64
 
-__all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_ITERATIONS", "MAX_MS",
-           "MAX_OPENINGS", "MAX_OPENING_PLIES", "MIN_CAPACITY", "SPEC_HELP", "SPEC_SYNTAX",
+__all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_EXPAND", "MAX_ITERATIONS", "MAX_MS",
+           "MAX_OPENINGS", "MAX_OPENING_PLIES", "MIN_CAPACITY", "PLAYOUTS", "SPEC_HELP",
+           "SPEC_SYNTAX",
            "BotSpec", "SearchInfo", "UTTTBot", "available_memory", "check_pool_memory",
            "distinct_openings", "opponent_reply", "parse_spec", "random_openings", "warm_up"]
 
@@ -122,6 +146,8 @@ MAX_CAPACITY = 2_000_000_000
 #: Bytes per node of :class:`mctslib.fast.uttt_uct.NodePool` (move, first child, child
 #: count, visits and the re-rooting scratch: 4 bytes each; wins 8; proven 1).
 BYTES_PER_NODE = 29
+#: ``expand``: at most this many visits before a leaf gets its children.
+MAX_EXPAND = 10_000
 #: A root's visits live in an int32: a search stops before they would wrap around.
 _VISITS_LIMIT = 2**31 - 1
 #: With ``stop=on`` and an iteration budget, the fewest iterations run between two checks.
@@ -157,6 +183,15 @@ Keys of uct:
                     (default off)
   stop=on|off       end a search once the most visited move cannot be overtaken
                     in the iterations (or time) left (default off)
+  playout=NAME      playout policy: random, wins, safe (also avoid a move after
+                    which the opponent wins at once), capture (safe, preferring a
+                    move that wins a small board) or greedy (capture, always the
+                    lowest such move); safe/capture/greedy need playout wins on
+                    (default: wins if playout wins are on, else random)
+  expand=K          give a leaf its children once visited K times, a whole number
+                    from 1 to 10,000 (default 1)
+  draw=NUMBER       a drawn playout's worth to the bot, 0 to 1 (its opponent gets
+                    1 - NUMBER); below 0.5 plays on for a win (default 0.5)
   capacity=N        nodes in the pool, a whole number from 82 (the root and its
                     81 children) to 2,000,000,000, 29 bytes each, within the
                     memory available (default 2000000)
@@ -174,8 +209,10 @@ SPEC_HELP = (
     "c (a number >= 0), scale (01 or pm1), iters and first_iters (whole numbers from 1 to "
     "100,000,000), ms and first_ms (numbers > 0 and at most 86,400,000, a day; not with "
     "iters), margin_ms (a number >= 0 below ms and first_ms), wins (or playout_wins and "
-    "tree_wins), solver, reuse, centre and stop (on or off), capacity (a whole number from "
-    "82 to 2,000,000,000)."
+    "tree_wins), solver, reuse, centre and stop (on or off), playout (random, wins, safe, "
+    "capture or greedy), expand (a whole number from 1 to 10,000), draw (a number from 0 to "
+    "1), capacity (a whole number "
+    "from 82 to 2,000,000,000)."
 )
 
 
@@ -225,6 +262,15 @@ class BotSpec:
         (>= 0, below ``ms`` and ``first_ms``); must be 0 with ``iterations``.
     stop : bool
         End a search once the most visited root child cannot be overtaken.
+    playout : str or None
+        The playout policy (:data:`PLAYOUTS`); None: ``"wins"`` or ``"random"``
+        as :attr:`playouts_take_wins` says (a value equal to that is stored as
+        None). Read the effect from :attr:`playout_policy`.
+    expand : int
+        A leaf gets its children once visited this many times (1 to
+        :data:`MAX_EXPAND`; 1, the second visit, is the default).
+    draw : float
+        A drawn playout's worth to the bot (0 to 1; its opponent gets 1 - draw).
     """
 
     kind: str = "uct"
@@ -243,6 +289,9 @@ class BotSpec:
     first_iterations: int | None = None
     margin_ms: float = 0.0
     stop: bool = False
+    playout: str | None = None
+    expand: int = 1
+    draw: float = 0.5
 
     def __post_init__(self):
         if self.kind not in _KINDS:
@@ -260,6 +309,11 @@ class BotSpec:
         self._set("capacity", check_int("capacity (nodes in the pool)", self.capacity,
                                         MIN_CAPACITY, MAX_CAPACITY))
         self._check_win_taking()
+        self._check_playout()
+        self._set("expand", check_int("expand (visits before a leaf gets its children)",
+                                      self.expand, 1, MAX_EXPAND))
+        self._set("draw", check_real("draw (a drawn playout's worth to the bot)", self.draw,
+                                     0.0, 1.0))
         self._check_budget()
 
     @property
@@ -271,6 +325,30 @@ class BotSpec:
     def tree_takes_wins(self) -> bool:
         """Whether a position with an immediate win gets that one child (``wins``, ``tree_wins``)."""
         return self.wins if self.tree_wins is None else self.tree_wins
+
+    @property
+    def playout_policy(self) -> str:
+        """The playouts' policy: ``playout``, else ``"wins"`` or ``"random"``."""
+        if self.playout is not None:
+            return self.playout
+        return "wins" if self.playouts_take_wins else "random"
+
+    def _check_playout(self):
+        if self.playout is None:
+            return
+        if not isinstance(self.playout, str) or self.playout not in PLAYOUTS:
+            raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, got "
+                             f"{self.playout!r:.80}.")
+        implied = "wins" if self.playouts_take_wins else "random"
+        if self.playout == implied:
+            self._set("playout", None)  # one form for one behaviour
+        elif self.playout in ("random", "wins"):
+            raise ValueError(f"playout={self.playout} contradicts playout_wins="
+                             f"{'on' if self.playouts_take_wins else 'off'} (wins): give "
+                             f"playout_wins={'on' if self.playout == 'wins' else 'off'} instead.")
+        elif not self.playouts_take_wins:
+            raise ValueError(f"playout={self.playout} takes an immediate win itself: give it "
+                             f"with wins=on or playout_wins=on.")
 
     def _check_win_taking(self):
         for name in ("playout_wins", "tree_wins"):
@@ -362,6 +440,12 @@ class BotSpec:
         stop = ("stop",) if self.stop else ()  # printed only when on, as before it existed
         flags = ",".join(f"{name}={'on' if getattr(self, name) else 'off'}"
                          for name in (*win_taking, "solver", "reuse", "centre", *stop))
+        if self.playout is not None:  # the later keys, only when not at their defaults
+            flags += f",playout={self.playout}"
+        if self.expand != 1:
+            flags += f",expand={self.expand}"
+        if self.draw != 0.5:
+            flags += f",draw={_exact(self.draw)}"
         return (f"uct:c={self.c!r},scale={self.scale},{budget},{flags},"
                 f"capacity={self.capacity}")
 
@@ -383,7 +467,8 @@ class BotSpec:
 
 #: Fields added after results were first stored, with their defaults (see ``as_dict``).
 _LATER_FIELDS = {"playout_wins": None, "tree_wins": None, "first_iterations": None,
-                 "margin_ms": 0.0, "stop": False}
+                 "margin_ms": 0.0, "stop": False, "playout": None, "expand": 1,
+                 "draw": 0.5}
 
 
 def _exact(number: float) -> str:
@@ -408,9 +493,10 @@ _MAX_SPEC_LENGTH = 1000
 _KEYS = {"c": "c", "scale": "scale", "iters": "iterations", "first_iters": "first_iterations",
          "ms": "ms", "first_ms": "first_ms", "wins": "wins", "playout_wins": "playout_wins",
          "tree_wins": "tree_wins", "solver": "solver", "reuse": "reuse", "centre": "centre",
-         "capacity": "capacity", "margin_ms": "margin_ms", "stop": "stop"}
+         "capacity": "capacity", "margin_ms": "margin_ms", "stop": "stop",
+         "playout": "playout", "expand": "expand", "draw": "draw"}
 _ON_OFF_KEYS = ("wins", "playout_wins", "tree_wins", "solver", "reuse", "centre", "stop")
-_WHOLE_KEYS = ("iters", "first_iters", "capacity")
+_WHOLE_KEYS = ("iters", "first_iters", "capacity", "expand")
 
 
 def parse_spec(text: str) -> BotSpec:
@@ -455,7 +541,7 @@ def _parse_value(key: str, value: str, text: str):
         if value not in _ON_OFF:
             raise ValueError(f"{key} must be on or off, got {value!r} in SPEC {text!r}.")
         return _ON_OFF[value]
-    if key == "scale":
+    if key in ("scale", "playout"):
         return value  # BotSpec checks it
     try:
         return int(value) if key in _WHOLE_KEYS else float(value)
@@ -526,6 +612,8 @@ class UTTTBot:
         self._path = np.zeros(fast_uct.MAX_PATH, dtype=np.int64)
         self._buf = np.zeros(81, dtype=np.int64)
         self._scores = np.zeros(fast_uct.SCORES_SIZE, dtype=np.float64)
+        self._copy = np.zeros(engine.STATE_SIZE, dtype=np.int64)
+        self._playout = playout_code(spec.playout_policy)
         self._root: UltimateTicTacToe | None = None  # the position at the root of the pool
         self._answer: int | None = None
         self.moves_chosen = 0
@@ -589,10 +677,10 @@ class UTTTBot:
         # a tree kept and grown for billions of iterations gets there). Once per call.
         iterations = min(iterations, _VISITS_LIMIT - int(self.pool.visits[0]))
         return int(fast_uct.search(root_state, iterations, spec.c, spec.scale == "pm1",
-                                   spec.playouts_take_wins, spec.tree_takes_wins, spec.solver,
+                                   self._playout, spec.tree_takes_wins, spec.solver,
                                    scoring, self.rng, self.pool.used,
                                    *self.pool.arrays(), self._scratch, self._path, self._buf,
-                                   self._scores))
+                                   self._scores, spec.expand, self._copy, spec.draw))
 
     def _run_until(self, root_state, scoring, deadline: float) -> int:
         """Chunks of iterations until the deadline (there is no clock inside compiled code).
@@ -824,8 +912,9 @@ def warm_up() -> None:
     args = (np.zeros(engine.STATE_SIZE, dtype=np.int64), np.zeros(fast_uct.MAX_PATH, np.int64),
             np.zeros(81, dtype=np.int64), np.zeros(fast_uct.SCORES_SIZE, dtype=np.float64))
     for wins in (False, True):
-        fast_uct.search(state, 50, 1.0, wins, wins, wins, wins, 0, engine.new_rng(1),
-                        pool.used, *pool.arrays(), *args)
+        fast_uct.search(state, 50, 1.0, wins, int(wins), wins, wins, 0, engine.new_rng(1),
+                        pool.used, *pool.arrays(), *args, 1,
+                        np.zeros(engine.STATE_SIZE, dtype=np.int64), 0.5)
     child = fast_uct.find_child(0, int(pool.move[1]), pool.first_child, pool.child_count,
                                 pool.move)
     fast_uct.reroot(child, pool.used, *pool.arrays(), pool.new_index)

@@ -25,8 +25,12 @@ Options (arguments of :func:`search`):
 * ``c`` and ``pm1``: the exploration constant, and rewards 1 / 0 / -1 instead
   of 1 / 0.5 / 0 (UCB1's mean is then taken over the scaled rewards, which
   halves the weight of the exploration term relative to the spread of means);
-* ``playout_wins``: *win-taking playouts*: the side to move takes an immediate
-  game win when it has one (:func:`mctslib.fast.uttt.winning_moves`);
+* ``playout``: the playout policy, a code of :mod:`mctslib.fast.uttt_playouts`:
+  0 random; 1 *win-taking playouts* (the side to move takes an immediate game
+  win when it has one, :func:`mctslib.fast.uttt.winning_moves`); 2-4 the
+  heuristic policies of the chapter "Enhancements and failure modes" (also
+  avoid a move after which the opponent wins at once, prefer a small-board
+  win). ``False`` and ``True`` still mean random and win-taking;
 * ``tree_wins``: the same rule in the tree (jacek's one-move win check at
   expansion): a position with such a win gets one child, the lowest winning
   move. The bot's ``wins=on`` turns both on; the two are separate so that the
@@ -37,7 +41,13 @@ Options (arguments of :func:`search`):
   from it is a proven loss), and a proven loss if one move from it is a proven
   win. Proofs travel up the path after each iteration; selection skips proven
   losses, so no playout is spent below a proven node, and the search stops as
-  soon as the root is proven.
+  soon as the root is proven;
+* ``draw``: what a drawn playout is worth to the player at the root (0.5 as
+  before; the opponent gets ``1 - draw``): a contempt for draws;
+* ``expand``: a leaf gets its children once it has been visited ``expand``
+  times (1: on its second visit, as before; the root always at once). Larger
+  values spend a few playouts on a leaf before growing it: a smaller tree for
+  the same iterations (chapter "Enhancements and failure modes", memory).
 
 ``proven[node]`` is from the point of view of the player who made the move into
 ``node`` (like ``wins[node]``): :data:`WIN`, :data:`LOSS` or :data:`UNKNOWN`.
@@ -75,6 +85,7 @@ from .uttt import (
     winner,
     winning_moves,
 )
+from .uttt_playouts import RANDOM, WINS, policy_playout
 from .xorshift import below
 
 UNKNOWN, WIN, LOSS = 0, 1, -1
@@ -98,6 +109,7 @@ class NodePool:
     ----------
     capacity : int
         How many nodes the pool holds (>= 2). A node costs 29 bytes
+        (:data:`mctslib.bots.uttt.BYTES_PER_NODE`; the tests add up the arrays)
         (``numpy.zeros`` asks the operating system for zeroed pages, so
         memory is only touched as the tree grows). ``visits`` and ``wins``
         have :data:`LANES` entries more, padding for the vector loop of
@@ -285,9 +297,26 @@ def _prove_leaf(node, s, scoring, proven):
 # The search allocates nothing, so it runs without numba's runtime (an allocation added
 # here would fail to compile, not leak); measured: 1% faster in a search of 20,000
 # iterations, 2% in a 100 ms turn (about 130,000 iterations), the same trees.
+def search(root_state, iterations, c, pm1, playout, tree_wins, solver_on, scoring, rng,
+           used, move, first_child, child_count, visits, wins, proven, scratch, path, buf, scores,
+           expand=1, copy=None, draw=0.5):
+    """Run up to ``iterations`` UCT iterations from ``root_state``; return how many ran.
+
+    A thin Python front of the compiled :func:`search_kernel` (same arguments):
+    the last three may be left out, as callers written before they existed do
+    (``playout`` then given as False or True). The bot passes them all.
+    """
+    if copy is None:
+        copy = np.zeros(STATE_SIZE, dtype=np.int64)
+    return search_kernel(root_state, iterations, c, pm1, int(playout), tree_wins, solver_on,
+                         scoring, rng, used, move, first_child, child_count, visits, wins,
+                         proven, scratch, path, buf, scores, int(expand), copy, float(draw))
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
-def search(root_state, iterations, c, pm1, playout_wins, tree_wins, solver_on, scoring, rng,
-           used, move, first_child, child_count, visits, wins, proven, scratch, path, buf, scores):
+def search_kernel(root_state, iterations, c, pm1, playout, tree_wins, solver_on, scoring, rng,
+                  used, move, first_child, child_count, visits, wins, proven, scratch, path, buf,
+                  scores, expand, copy, draw):
     """Run up to ``iterations`` UCT iterations from ``root_state``; return how many ran.
 
     Parameters
@@ -298,9 +327,15 @@ def search(root_state, iterations, c, pm1, playout_wins, tree_wins, solver_on, s
         Iterations to run; fewer run only when the solver proves the root.
     c : float
         Exploration constant.
-    pm1, playout_wins, tree_wins, solver_on : bool
-        Rewards 1/0/-1 (else 1/0.5/0); win-taking playouts; a position with an
-        immediate win gets that one child in the tree; MCTS-Solver.
+    pm1 : bool
+        Rewards 1/0/-1 (else 1/0.5/0).
+    playout : int or bool
+        The playout policy, a code of :mod:`mctslib.fast.uttt_playouts`
+        (0 random, 1 win-taking, 2 safe, 3 capture, 4 greedy); False and True
+        are 0 and 1 (random and win-taking playouts, as before the policies).
+    tree_wins, solver_on : bool
+        A position with an immediate win gets that one child in the tree;
+        MCTS-Solver.
     scoring : int
         CODINGAME or OPENSPIEL (:func:`mctslib.fast.uttt.scoring_code`).
     rng : uint64 array of 1
@@ -312,9 +347,24 @@ def search(root_state, iterations, c, pm1, playout_wins, tree_wins, solver_on, s
     scratch, path, buf, scores
         Work arrays: a state (int64), :data:`MAX_PATH` node indices (int64), 81
         moves (int64), 81 scores (float64).
+    expand : int
+        A leaf gets its children once it has been visited ``expand`` times
+        (1: on its second visit, the default; the root at once). A larger
+        value keeps rarely visited leaves out of the pool: fewer nodes for
+        the same iterations, at the price of a few playouts from each leaf
+        before its children exist.
+    copy : int64 array
+        A second scratch state (read by the policies ``safe``, ``capture`` and
+        ``greedy`` only).
+    draw : float
+        What a drawn playout is worth to the player to move at the root (0.5:
+        neutral, as before); the other player is credited ``1 - draw``. Below
+        0.5 it is a *contempt* for draws: against a weaker opponent the bot
+        plays on for a win instead of settling.
     """
     capacity = move.shape[0]
     count = used[0]
+    root_player = root_state[PLAYER]
     done = 0
     while done < iterations:
         if solver_on and proven[0] != UNKNOWN:
@@ -329,7 +379,7 @@ def search(root_state, iterations, c, pm1, playout_wins, tree_wins, solver_on, s
             play(scratch, move[node])
             path[depth] = node
             depth += 1
-        if scratch[OUTCOME] == ONGOING and (visits[node] > 0 or node == 0):  # expansion
+        if scratch[OUTCOME] == ONGOING and (visits[node] >= expand or node == 0):  # expansion
             grown = _expand(node, scratch, count, capacity, rng, tree_wins, scoring, move,
                             first_child, child_count, visits, wins, proven, buf)
             if grown > count:
@@ -341,11 +391,15 @@ def search(root_state, iterations, c, pm1, playout_wins, tree_wins, solver_on, s
         mover = 1 - scratch[PLAYER]  # who made the last move on the path
         if solver_on and scratch[OUTCOME] != ONGOING:
             _prove_leaf(node, scratch, scoring, proven)
-        if playout_wins:  # simulation
+        if playout == RANDOM:  # simulation
+            random_playout(scratch, rng)
+        elif playout == WINS:
             win_taking_playout(scratch, rng, scoring, buf)
         else:
-            random_playout(scratch, rng)
+            policy_playout(scratch, rng, playout, scoring, buf, copy)
         reward = result(scratch, mover, scoring)
+        if reward == 0.5 and draw != 0.5:  # a draw, valued with contempt
+            reward = draw if mover == root_player else 1.0 - draw
         if pm1:
             reward = 2.0 * reward - 1.0
         proving = solver_on
