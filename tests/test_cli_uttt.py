@@ -97,8 +97,18 @@ def test_match_from_openings_with_openspiel_scoring(capsys):
     assert "openspiel scoring" in text and "from 2 random openings of 3 plies" in text
 
 
+def test_match_takes_the_alpha_beta_baseline(capsys):
+    # chapter 7's baseline through the same SPEC: it has no node pool to check
+    argv = ["match", "uttt", "--a", "alphabeta:nodes=2000,depth=3", "--b", "uct:iters=200",
+            "--games", "2", "--jobs", "1", "--openings", "1"]
+    assert run(argv) == 0
+    text = capsys.readouterr().out
+    assert "A: alphabeta:nodes=2000,depth=3" in text and "2 games" in text
+
+
 @pytest.mark.parametrize("argv, words", [
     (["--a", "uct:c=-1", "--b", "random"], "c (the exploration constant) must be a number"),
+    (["--a", "alphabeta:depth=0", "--b", "random"], "depth (plies of the deepest iteration)"),
     (["--a", "uct:turbo=on", "--b", "random"], "unknown option 'turbo=on'"),
     (["--a", "uct:iters=-5", "--b", "random"], "iters (iterations per move) must be"),
     (["--a", "uct", "--b", "random", "--games", "0"],

@@ -156,7 +156,8 @@ _STOP_CHUNK = 64
 #: The SPEC syntax as the command line's --help prints it.
 SPEC_SYNTAX = """\
 SPEC syntax: NAME or NAME:KEY=VALUE,KEY=VALUE,... (spaces ignored, each key once).
-NAME is 'uct' (the numba MCTS bot) or 'random' (a uniformly random legal move, no keys).
+NAME is 'uct' (the numba MCTS bot), 'random' (a uniformly random legal move, no keys)
+or 'alphabeta' (the alpha-beta baseline: keys in mctslib.bots.uttt_alphabeta).
 Keys of uct:
   c=NUMBER          exploration constant of UCB1, >= 0 (default 1.4142, sqrt 2)
   scale=01|pm1      rewards 1/0.5/0 or 1/0/-1 for win/draw/loss (default 01)
@@ -205,7 +206,8 @@ Examples: uct:c=0.5,iters=2000,wins=on,solver=on,reuse=on,centre=on
 
 #: The sentence every SPEC error ends with.
 SPEC_HELP = (
-    "Allowed: NAME uct or random, then for uct ':KEY=VALUE,...' with keys "
+    "Allowed: NAME uct, random or alphabeta (its keys: mctslib.bots.uttt_alphabeta), then "
+    "for uct ':KEY=VALUE,...' with keys "
     "c (a number >= 0), scale (01 or pm1), iters and first_iters (whole numbers from 1 to "
     "100,000,000), ms and first_ms (numbers > 0 and at most 86,400,000, a day; not with "
     "iters), margin_ms (a number >= 0 below ms and first_ms), wins (or playout_wins and "
@@ -507,6 +509,12 @@ def parse_spec(text: str) -> BotSpec:
     """
     if isinstance(text, BotSpec):
         return text
+    # The alpha-beta baseline (chapter 7) has its own SPEC; imported here, not at the top,
+    # so that the MCTS bot does not load the alpha-beta kernels.
+    from .uttt_alphabeta import AlphaBetaSpec, parse_alphabeta_spec
+    if isinstance(text, AlphaBetaSpec) or (
+            isinstance(text, str) and text.replace(" ", "").partition(":")[0] == "alphabeta"):
+        return parse_alphabeta_spec(text)
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"a bot SPEC must be a non-empty string, got {text!r:.80}. "
                          + SPEC_HELP)

@@ -112,7 +112,7 @@ def bot_spec(text: str):
 
     spec = any_machine_bot_spec(text)
     try:
-        if spec.kind == "uct":
+        if getattr(spec, "kind", None) == "uct":  # alpha-beta has no node pool
             check_pool_memory(spec.capacity)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None

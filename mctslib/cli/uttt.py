@@ -281,7 +281,7 @@ def _play_on_cluster(args, start, address: str):
 
 def _check_worker_pools(a, b, workers: dict) -> None:
     """Each thread of a Dask worker holds both bots' node pools: check its memory limit."""
-    nodes = sum(spec.capacity for spec in (a, b) if spec.kind == "uct")
+    nodes = sum(spec.capacity for spec in (a, b) if getattr(spec, "kind", None) == "uct")
     for address, worker in sorted(workers.items()):
         limit, threads = worker.get("memory_limit") or 0, worker.get("nthreads", 1)
         needed = threads * nodes * BYTES_PER_NODE
@@ -295,7 +295,7 @@ def _check_worker_pools(a, b, workers: dict) -> None:
 
 def _check_pools(a, b, workers: int) -> None:
     """Every worker holds both bots' node pools during a game: check they all fit in memory."""
-    nodes = sum(spec.capacity for spec in (a, b) if spec.kind == "uct")
+    nodes = sum(spec.capacity for spec in (a, b) if getattr(spec, "kind", None) == "uct")
     available = available_memory()
     needed = workers * nodes * BYTES_PER_NODE
     if nodes and available is not None and needed > available:
