@@ -30,6 +30,14 @@ def test_double_counting_example_by_hand():
     assert (ex.update_all_a, ex.update_all_b, ex.update_all_root_moves) == (5, 5, 10)
 
 
+def test_double_counting_example_prints_the_hand_numbers():
+    lines = double_counting_example(3, 2).format().splitlines()
+    assert lines[0] == "5 simulations from R: 3 by R-A-X, 2 by R-B-X"
+    assert lines[2].split()[-3:] == ["3", "3", f"{math.sqrt(2 * math.log(3) / 3):.3f}"]
+    assert lines[3].split()[-3:] == ["3", "5", f"{math.sqrt(2 * math.log(3) / 5):.3f}"]
+    assert "R's moves sum to 10 for 5 simulations" in lines[4]
+
+
 def test_the_subtraction_game_transposes_into_one_node():
     search = TranspositionSearch(iterations=200, seed=3)
     root = search.search(SubtractionGame(6))

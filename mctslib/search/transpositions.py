@@ -63,6 +63,12 @@ as :class:`~mctslib.search.uct.UCTSearch` node for node for the same seed
 (the same random draws in the same order); ``"uct3"`` too up to rounding of
 its backed-up means.
 
+The fast twins, which build the same graphs for the same xorshift seed (the
+tests compare them edge by edge), are :mod:`mctslib.fast.dag_uct` (Connect
+Four) and :mod:`mctslib.fast.uttt_dag` (UTTT, Zobrist hashing); the chapter's
+matches and memory measurements run on them
+(:mod:`mctslib.experiments.transpositions`).
+
 The game must not repeat positions (no cycles): in all the book's games a move
 adds a piece or removes stones, so a position cannot come back.
 
@@ -349,6 +355,21 @@ class DoubleCountingExample:
     update_all_a: int
     update_all_b: int
     update_all_root_moves: int
+
+    def format(self) -> str:
+        """The example as a small table a reader can check by hand (the chapter prints it)."""
+        via_b = self.simulations - self.via_a
+        edge = (f"{'edge statistics (uct1-uct3)':<32}{self.parent_visits:>6}"
+                f"{self.edge_visits:>15}{self.edge_bonus:>15.3f}")
+        naive = (f"{'naive (the child node X)':<32}{self.parent_visits:>6}"
+                 f"{self.naive_child_visits:>15}{self.naive_bonus:>15.3f}")
+        update_all = (f"update all parents of X: n(A) = {self.update_all_a}, n(B) = "
+                      f"{self.update_all_b}, R's moves sum to {self.update_all_root_moves} for "
+                      f"{self.simulations} simulations")
+        return "\n".join([
+            f"{self.simulations} simulations from R: {self.via_a} by R-A-X, {via_b} by R-B-X",
+            f"{'rule':<32}{'n(A)':>6}{'count of A->X':>15}{'bonus of A->X':>15}",
+            edge, naive, update_all])
 
 
 def double_counting_example(via_a: int = 3, via_b: int = 2,
