@@ -28,6 +28,10 @@ games of the whole match with those indices, same seeds) and the parts
 joined with ``--merge``. Equal-time matches depend on the machine and its
 load; ``--alphabeta``/``--mcts`` take any SPEC, e.g. node and iteration
 budgets for a reproducible match.
+
+Why one module of about 540 lines: the match, its stored form and the readings of
+its games (the wins, the turning points, the weight comparison) share the move log
+and change together.
 """
 
 from __future__ import annotations
