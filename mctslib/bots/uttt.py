@@ -119,6 +119,7 @@ from ..fast.uttt_playouts import POLICIES as PLAYOUTS
 from ..fast.uttt_playouts import policy_code as playout_code
 from ..games.uttt import UltimateTicTacToe, from_board_cell
 from ..play.arena import RandomPlayer
+from ..play.openings import distinct_random_positions
 from ..rng import make_rng
 from ..xorshift import XorShift64
 
@@ -969,18 +970,5 @@ def random_openings(count: int, plies: int = 2, seed=None,
         raise ValueError(f"count (openings) must be at most {exist:,}, the number of distinct "
                          f"openings of {plies} pl{'y' if plies == 1 else 'ies'}, got {count:,}; ask "
                          "for fewer or use more plies.")
-    rng, openings, seen = make_rng(seed), [], set()
-    for _ in range(100 * count):
-        state = UltimateTicTacToe(scoring=scoring)
-        for _ in range(plies):
-            if state.is_terminal():
-                break
-            moves = state.legal_moves()
-            state = state.play(moves[int(rng.integers(len(moves)))])
-        if not state.is_terminal() and state not in seen:
-            seen.add(state)
-            openings.append(state)
-            if len(openings) == count:
-                return openings
-    raise ValueError(f"found only {len(openings)} distinct openings of {plies} plies in "
-                     f"{100 * count} tries; ask for fewer (count) or use more plies.")
+    return distinct_random_positions(lambda: UltimateTicTacToe(scoring=scoring), count, plies,
+                                     seed)

@@ -40,7 +40,7 @@ from ..fast import hex_uct
 from ..fast.xorshift import new_rng
 from ..games.hex import Hex
 from ..play.arena import play_match
-from ..rng import make_rng
+from ..play.openings import distinct_random_positions
 from ..search.rave import _hand_beta, _mse_beta
 from .stored import dataclass_json
 
@@ -67,19 +67,7 @@ def hex_openings(count: int, plies: int = 2, size: int = 7, seed=0) -> list[Hex]
             raise ValueError("with plies = 0 there is one opening (the empty board): count "
                              "must be 1.")
         return [Hex(size)]
-    rng, found, seen = make_rng(seed), [], set()
-    for _ in range(100 * count):
-        state = Hex(size)
-        for _ in range(plies):
-            moves = state.legal_moves()
-            state = state.play(moves[int(rng.integers(len(moves)))])
-        if not state.is_terminal() and state not in seen:
-            seen.add(state)
-            found.append(state)
-            if len(found) == count:
-                return found
-    raise ValueError(f"found only {len(found)} distinct openings of {plies} plies in "
-                     f"{100 * count} tries; ask for fewer or use more plies.")
+    return distinct_random_positions(lambda: Hex(size), count, plies, seed)
 
 
 def _openings(game: str, games: int, plies: int, seed: int) -> list:

@@ -49,6 +49,7 @@ from ..fast.xorshift import new_rng
 from ..games.connect_four import ConnectFour
 from ..games.uttt import UltimateTicTacToe
 from ..play.arena import play_match
+from ..play.openings import distinct_random_positions
 from ..play.stats import score_interval
 from ..rng import make_rng
 
@@ -75,21 +76,7 @@ def connect_four_openings(count: int, plies: int = 4, seed=None) -> list[Connect
     """
     count = check_int("count (openings)", count, 1, 2000)
     plies = check_int("plies", plies, 1, 8)
-    rng, found, seen = make_rng(seed), [], set()
-    for _ in range(100 * count):
-        state = ConnectFour()
-        for _ in range(plies):
-            if state.is_terminal():
-                break
-            moves = state.legal_moves()
-            state = state.play(moves[int(rng.integers(len(moves)))])
-        if not state.is_terminal() and state not in seen:
-            seen.add(state)
-            found.append(state)
-            if len(found) == count:
-                return found
-    raise ValueError(f"found only {len(found)} distinct openings of {plies} plies in "
-                     f"{100 * count} tries; ask for fewer or use more plies.")
+    return distinct_random_positions(ConnectFour, count, plies, seed)
 
 
 def openings(game: str, count: int, plies: int, seed: int, part: int) -> list:
