@@ -38,6 +38,8 @@ key             meaning                                          default
                 ``capture`` or ``greedy``
 ``expand``      give a leaf its children after k visits, 1-10000  1
 ``draw``        a drawn playout's worth to the bot, 0 to 1        0.5
+``cutoff``      stop a playout after N moves and evaluate, 0-81   0 (off)
+``cutoff_scale`` evaluation points per unit of log-odds, > 0     100
 ``capacity``    nodes in the pool, 82 to 2,000,000,000           2000000
 ==============  ===============================================  ============
 
@@ -55,7 +57,13 @@ visited k times (1, the default, is the second visit).
 ``draw=d`` values a drawn playout d for the bot and 1 - d for its opponent: below
 0.5 a *contempt* for draws, for a bot that should play on for a win (under
 OpenSpiel's scoring, where a game closing every board without a line is a draw).
-All three are printed only when not at their defaults.
+``cutoff=N`` (chapter "Enhancements and failure modes", early playout
+termination, Lorentz 2015) stops each playout after N moves; a game still on
+is scored by the alpha-beta baseline's evaluation ``v`` for the player who made
+the last move in the tree, as the win probability ``1 / (1 + exp(-v / s))``
+with ``s`` = ``cutoff_scale`` (0: playouts to the end, as before; see
+:func:`mctslib.fast.uttt_uct.search_kernel`).
+All five are printed only when not at their defaults.
 
 ``wins`` is shorthand for ``playout_wins`` and ``tree_wins`` together, so a SPEC
 gives either ``wins`` or the other two (one or both; the one left out is off),
@@ -123,7 +131,7 @@ from ..play.openings import distinct_random_positions
 from ..rng import make_rng
 from ..xorshift import XorShift64
 
-__all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_EXPAND", "MAX_ITERATIONS", "MAX_MS",
+__all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_CUTOFF", "MAX_EXPAND", "MAX_ITERATIONS", "MAX_MS",
            "MAX_OPENINGS", "MAX_OPENING_PLIES", "MIN_CAPACITY", "PLAYOUTS", "SPEC_HELP",
            "SPEC_SYNTAX",
            "BotSpec", "SearchInfo", "UTTTBot", "available_memory", "check_pool_memory",
@@ -149,6 +157,8 @@ MAX_CAPACITY = 2_000_000_000
 BYTES_PER_NODE = 29
 #: ``expand``: at most this many visits before a leaf gets its children.
 MAX_EXPAND = 10_000
+#: ``cutoff``: a game has at most 81 moves, so a longer cut-off is none.
+MAX_CUTOFF = 81
 #: A root's visits live in an int32: a search stops before they would wrap around.
 _VISITS_LIMIT = 2**31 - 1
 #: With ``stop=on`` and an iteration budget, the fewest iterations run between two checks.
@@ -194,6 +204,12 @@ Keys of uct:
                     from 1 to 10,000 (default 1)
   draw=NUMBER       a drawn playout's worth to the bot, 0 to 1 (its opponent gets
                     1 - NUMBER); below 0.5 plays on for a win (default 0.5)
+  cutoff=N          stop each playout after N moves and score the position by the
+                    alpha-beta evaluation, a whole number from 0 (off) to 81
+                    (default 0)
+  cutoff_scale=NUMBER
+                    evaluation points per unit of log-odds of the cut-off's win
+                    probability 1/(1+exp(-eval/NUMBER)), > 0 (default 100)
   capacity=N        nodes in the pool, a whole number from 82 (the root and its
                     81 children) to 2,000,000,000, 29 bytes each, within the
                     memory available (default 2000000)
@@ -214,7 +230,8 @@ SPEC_HELP = (
     "iters), margin_ms (a number >= 0 below ms and first_ms), wins (or playout_wins and "
     "tree_wins), solver, reuse, centre and stop (on or off), playout (random, wins, safe, "
     "capture or greedy), expand (a whole number from 1 to 10,000), draw (a number from 0 to "
-    "1), capacity (a whole number "
+    "1), cutoff (a whole number from 0 to 81), cutoff_scale (a number > 0 and at most "
+    "1,000,000), capacity (a whole number "
     "from 82 to 2,000,000,000)."
 )
 
@@ -295,6 +312,8 @@ class BotSpec:
     playout: str | None = None
     expand: int = 1
     draw: float = 0.5
+    cutoff: int = 0
+    cutoff_scale: float = 100.0
 
     def __post_init__(self):
         if self.kind not in _KINDS:
@@ -317,6 +336,14 @@ class BotSpec:
                                       self.expand, 1, MAX_EXPAND))
         self._set("draw", check_real("draw (a drawn playout's worth to the bot)", self.draw,
                                      0.0, 1.0))
+        self._set("cutoff", check_int("cutoff (playout moves before the evaluation)",
+                                      self.cutoff, 0, MAX_CUTOFF))
+        scale = check_real("cutoff_scale (evaluation points per unit of log-odds)",
+                           self.cutoff_scale, 0.0, 1e6)
+        if scale <= 0.0:
+            raise ValueError(f"cutoff_scale (evaluation points per unit of log-odds) must be "
+                             f"a number > 0 and at most 1,000,000, got {self.cutoff_scale!r}.")
+        self._set("cutoff_scale", scale)
         self._check_budget()
 
     @property
@@ -449,6 +476,10 @@ class BotSpec:
             flags += f",expand={self.expand}"
         if self.draw != 0.5:
             flags += f",draw={_exact(self.draw)}"
+        if self.cutoff != 0:
+            flags += f",cutoff={self.cutoff}"
+        if self.cutoff_scale != 100.0:
+            flags += f",cutoff_scale={_exact(self.cutoff_scale)}"
         return (f"uct:c={self.c!r},scale={self.scale},{budget},{flags},"
                 f"capacity={self.capacity}")
 
@@ -471,7 +502,7 @@ class BotSpec:
 #: Fields added after results were first stored, with their defaults (see ``as_dict``).
 _LATER_FIELDS = {"playout_wins": None, "tree_wins": None, "first_iterations": None,
                  "margin_ms": 0.0, "stop": False, "playout": None, "expand": 1,
-                 "draw": 0.5}
+                 "draw": 0.5, "cutoff": 0, "cutoff_scale": 100.0}
 
 
 def _exact(number: float) -> str:
@@ -497,9 +528,10 @@ _KEYS = {"c": "c", "scale": "scale", "iters": "iterations", "first_iters": "firs
          "ms": "ms", "first_ms": "first_ms", "wins": "wins", "playout_wins": "playout_wins",
          "tree_wins": "tree_wins", "solver": "solver", "reuse": "reuse", "centre": "centre",
          "capacity": "capacity", "margin_ms": "margin_ms", "stop": "stop",
-         "playout": "playout", "expand": "expand", "draw": "draw"}
+         "playout": "playout", "expand": "expand", "draw": "draw",
+         "cutoff": "cutoff", "cutoff_scale": "cutoff_scale"}
 _ON_OFF_KEYS = ("wins", "playout_wins", "tree_wins", "solver", "reuse", "centre", "stop")
-_WHOLE_KEYS = ("iters", "first_iters", "capacity", "expand")
+_WHOLE_KEYS = ("iters", "first_iters", "capacity", "expand", "cutoff")
 
 
 def parse_spec(text: str) -> BotSpec:
@@ -689,7 +721,8 @@ class UTTTBot:
                                    self._playout, spec.tree_takes_wins, spec.solver,
                                    scoring, self.rng, self.pool.used,
                                    *self.pool.arrays(), self._scratch, self._path, self._buf,
-                                   self._scores, spec.expand, self._copy, spec.draw))
+                                   self._scores, spec.expand, self._copy, spec.draw,
+                                   spec.cutoff, spec.cutoff_scale))
 
     def _run_until(self, root_state, scoring, deadline: float) -> int:
         """Chunks of iterations until the deadline (there is no clock inside compiled code).

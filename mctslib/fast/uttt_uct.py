@@ -47,7 +47,13 @@ Options (arguments of :func:`search`):
 * ``expand``: a leaf gets its children once it has been visited ``expand``
   times (1: on its second visit, as before; the root always at once). Larger
   values spend a few playouts on a leaf before growing it: a smaller tree for
-  the same iterations (chapter "Enhancements and failure modes", memory).
+  the same iterations (chapter "Enhancements and failure modes", memory);
+* ``cutoff`` and ``cutoff_scale``: *early playout termination* (Lorentz,
+  "Early playout termination in MCTS", ACG 2015): a playout stops after
+  ``cutoff`` moves (0: never, as before) and a position still on is scored by
+  the alpha-beta baseline's hand-written evaluation, turned into a win
+  probability by a logistic, ``1 / (1 + exp(-eval / cutoff_scale))`` for the
+  player who made the last move on the path (see :func:`search_kernel`).
 
 ``proven[node]`` is from the point of view of the player who made the move into
 ``node`` (like ``wins[node]``): :data:`WIN`, :data:`LOSS` or :data:`UNKNOWN`.
@@ -85,10 +91,17 @@ from .uttt import (
     winner,
     winning_moves,
 )
-from .uttt_playouts import RANDOM, WINS, policy_playout
+from .uttt_alphabeta import DEFAULT_WEIGHTS, evaluate
+from .uttt_playouts import RANDOM, WINS, policy_move, policy_playout
 from .xorshift import below
 
 UNKNOWN, WIN, LOSS = 0, 1, -1
+#: The evaluation a cut-off playout ends with: the alpha-beta baseline's hand-written one
+#: (:func:`mctslib.fast.uttt_alphabeta.evaluate`, readable twin
+#: :mod:`mctslib.search.uttt_evaluation`) with its default weights.
+CUTOFF_WEIGHTS = np.array(DEFAULT_WEIGHTS, dtype=np.int64)
+#: The default ``cutoff_scale``: evaluation points per unit of log-odds (see :func:`search_kernel`).
+DEFAULT_CUTOFF_SCALE = 100.0
 #: LOG_OF[n] = math.log(n) for the visit counts of most nodes: a table look-up instead of a
 #: call to the C library at every step of the descent (the same values: Python's math.log
 #: and compiled code call the same C function; a larger count is computed).
@@ -299,24 +312,25 @@ def _prove_leaf(node, s, scoring, proven):
 # iterations, 2% in a 100 ms turn (about 130,000 iterations), the same trees.
 def search(root_state, iterations, c, pm1, playout, tree_wins, solver_on, scoring, rng,
            used, move, first_child, child_count, visits, wins, proven, scratch, path, buf, scores,
-           expand=1, copy=None, draw=0.5):
+           expand=1, copy=None, draw=0.5, cutoff=0, cutoff_scale=DEFAULT_CUTOFF_SCALE):
     """Run up to ``iterations`` UCT iterations from ``root_state``; return how many ran.
 
     A thin Python front of the compiled :func:`search_kernel` (same arguments):
-    the last three may be left out, as callers written before they existed do
+    the last five may be left out, as callers written before they existed do
     (``playout`` then given as False or True). The bot passes them all.
     """
     if copy is None:
         copy = np.zeros(STATE_SIZE, dtype=np.int64)
     return search_kernel(root_state, iterations, c, pm1, int(playout), tree_wins, solver_on,
                          scoring, rng, used, move, first_child, child_count, visits, wins,
-                         proven, scratch, path, buf, scores, int(expand), copy, float(draw))
+                         proven, scratch, path, buf, scores, int(expand), copy, float(draw),
+                         int(cutoff), float(cutoff_scale))
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def search_kernel(root_state, iterations, c, pm1, playout, tree_wins, solver_on, scoring, rng,
                   used, move, first_child, child_count, visits, wins, proven, scratch, path, buf,
-                  scores, expand, copy, draw):
+                  scores, expand, copy, draw, cutoff, cutoff_scale):
     """Run up to ``iterations`` UCT iterations from ``root_state``; return how many ran.
 
     Parameters
@@ -361,6 +375,21 @@ def search_kernel(root_state, iterations, c, pm1, playout, tree_wins, solver_on,
         neutral, as before); the other player is credited ``1 - draw``. Below
         0.5 it is a *contempt* for draws: against a weaker opponent the bot
         plays on for a win instead of settling.
+    cutoff : int
+        0: playouts run to the end of the game (as before). N > 0: a playout
+        stops after N moves of its policy (made one :func:`policy_move` at a
+        time, so not the same random draws as the full-length loop), and a
+        position still on is worth ``1 / (1 + exp(-v / cutoff_scale))`` to the
+        player who made the last move on the path, where ``v`` is
+        :func:`mctslib.fast.uttt_alphabeta.evaluate` (weights
+        :data:`CUTOFF_WEIGHTS`) from that player's side. A game that ends
+        within the N moves is scored as before (``draw`` included).
+    cutoff_scale : float
+        Evaluation points per unit of log-odds (> 0). A logistic rather than
+        the evaluation's sign: a position a little ahead is worth a little
+        more than a half, not a whole win, so the search still averages
+        graded evidence, as a playout's mean does; a won centre board (100
+        points) is then worth 0.73 at the default 100.
     """
     capacity = move.shape[0]
     count = used[0]
@@ -391,15 +420,26 @@ def search_kernel(root_state, iterations, c, pm1, playout, tree_wins, solver_on,
         mover = 1 - scratch[PLAYER]  # who made the last move on the path
         if solver_on and scratch[OUTCOME] != ONGOING:
             _prove_leaf(node, scratch, scoring, proven)
-        if playout == RANDOM:  # simulation
+        if cutoff > 0:  # simulation, cut off after `cutoff` moves
+            for _ in range(cutoff):
+                if scratch[OUTCOME] != ONGOING:
+                    break
+                play(scratch, policy_move(scratch, rng, playout, scoring, buf, copy))
+        elif playout == RANDOM:  # simulation
             random_playout(scratch, rng)
         elif playout == WINS:
             win_taking_playout(scratch, rng, scoring, buf)
         else:
             policy_playout(scratch, rng, playout, scoring, buf, copy)
-        reward = result(scratch, mover, scoring)
-        if reward == 0.5 and draw != 0.5:  # a draw, valued with contempt
-            reward = draw if mover == root_player else 1.0 - draw
+        if scratch[OUTCOME] == ONGOING:  # only after a cut-off: the evaluation decides
+            value = evaluate(scratch, CUTOFF_WEIGHTS)  # for the side to move
+            if scratch[PLAYER] != mover:
+                value = -value
+            reward = 1.0 / (1.0 + math.exp(-value / cutoff_scale))
+        else:
+            reward = result(scratch, mover, scoring)
+            if reward == 0.5 and draw != 0.5:  # a draw, valued with contempt
+                reward = draw if mover == root_player else 1.0 - draw
         if pm1:
             reward = 2.0 * reward - 1.0
         proving = solver_on

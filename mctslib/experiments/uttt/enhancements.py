@@ -24,6 +24,15 @@ seed is replaced). The command line, one heavy run at a time::
     python -m mctslib.experiments.uttt.enhancements target --bot SPEC \\
         --simulations 90000 --games 200 [--out data/uttt/enhancements/target.json]
 
+The evaluation inside the search (SPEC keys ``cutoff`` and ``cutoff_scale``:
+early playout termination with the alpha-beta baseline's evaluation, see
+:func:`mctslib.fast.uttt_uct.search_kernel`) is screened with the same
+``target`` command and ``--out data/uttt/enhancements/eval_screen.json``::
+
+    python -m mctslib.experiments.uttt.enhancements target \\
+        --bot "uct:c=0.5,scale=01,wins=on,solver=on,reuse=on,centre=on,cutoff=6,iters=12000" \\
+        --simulations 9000 --games 40 --out data/uttt/enhancements/eval_screen.json
+
 A notebook re-runs a small version with the same seed: the first games of a
 match are the same whatever the number of games (the openings are drawn in
 order, game ``i`` starts from opening ``i // 2`` with seeds spawned for ``i``).
