@@ -105,7 +105,7 @@ The bot itself, :class:`UTTTBot`, keeps the numba search
 or a proven win at once; with the solver it never plays a proven loss while
 another move exists.
 
-Why one module of about 890 lines: the SPEC (:class:`BotSpec`, :func:`parse_spec`)
+Why one module of about 1,000 lines: the SPEC (:class:`BotSpec`, :func:`parse_spec`)
 and the bot it builds (:class:`UTTTBot`) change together, option by option
 (each option is a field, a parse rule with its bounds, and a branch of the
 bot); split, every new option would touch two files that must agree.

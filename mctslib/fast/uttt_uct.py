@@ -67,6 +67,10 @@ a search of 20,000 iterations from the empty board and 1.8 M/s from a position
 the empty board (c = 0.5), 12.9 times OpenSpiel's simulations in its own 100 ms.
 Win-taking playouts and the solver cost little (their playouts are shorter). The
 readable reference runs about 4,800 (empty board) to 6,900 iterations/s.
+
+Why one module of about 540 lines: the options are branches of one compiled
+loop (:func:`search_kernel`) that must stay allocation-free and inlined, and the
+pool, the descent and the tree reuse (:func:`reroot`) share its node layout.
 """
 
 from __future__ import annotations
