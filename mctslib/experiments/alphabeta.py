@@ -59,7 +59,7 @@ from ..play.arena import MAX_GAMES, play_game, play_match
 from ..play.stats import score_interval
 from ..rng import make_rng
 from ..search.uttt_evaluation import check_weights
-from .stored import write_and_report
+from .stored import load_dataclass, write_and_report
 
 __all__ = ["DATA_DIR", "EVAL_SCALE", "MCTS_SPEC", "AlphaBetaMatch", "TurningPoint",
            "alphabeta_spec_for", "alphabeta_wins", "compare_weights", "eval_probability",
@@ -183,11 +183,8 @@ class AlphaBetaMatch:
 
 def load_match(path) -> AlphaBetaMatch:
     """Read a stored match (ValueError naming the file if it holds something else)."""
-    try:
-        return AlphaBetaMatch(**json.loads(Path(path).read_text()))
-    except (OSError, TypeError, ValueError) as error:
-        raise ValueError(f"{path} does not hold a match stored by "
-                         f"python -m mctslib.experiments.alphabeta ({error}).") from None
+    return load_dataclass(AlphaBetaMatch, path,
+                          "a match stored by python -m mctslib.experiments.alphabeta")
 
 
 class _Logged:

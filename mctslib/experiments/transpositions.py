@@ -52,6 +52,7 @@ from ..play.arena import play_match
 from ..play.openings import distinct_random_positions
 from ..play.stats import score_interval
 from ..rng import make_rng
+from .stored import dataclass_json
 
 __all__ = ["DEFAULT_DATA", "MatchPart", "MemoryResult", "combine", "connect_four_openings",
            "load_match", "load_part", "memory_experiment", "openings", "part_path", "play_part"]
@@ -119,7 +120,7 @@ class MatchPart:
     notes: list = field(default_factory=list)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
+        return dataclass_json(self)
 
     def format(self) -> str:
         low, high = self.interval_95
@@ -282,7 +283,7 @@ class MemoryResult:
     notes: list = field(default_factory=list)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
+        return dataclass_json(self)
 
     def format(self) -> str:
         s = self.summary

@@ -39,6 +39,7 @@ from .._checks import check_int, check_real
 from ..fixed_order import mean, sample_variance
 from ..games.continuous import ContinuousBanditTree
 from ..search.widening import ProgressiveWideningSearch, widening_limit
+from .stored import dataclass_json
 
 __all__ = ["DEFAULT_DATA", "ChildrenResult", "RegretResult", "children_over_time",
            "regret_experiment"]
@@ -83,7 +84,7 @@ class RegretResult:
     notes: list = field(default_factory=list)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
+        return dataclass_json(self)
 
     def format(self) -> str:
         lines = [f"{self.problem}, k = {self.k:g}, alpha = {self.alpha:g}, c = {self.c:g}"]
