@@ -9,6 +9,7 @@ from mctslib.bots.transpositions import DagBot, DagSpec
 from mctslib.experiments import transpositions as tx
 from mctslib.experiments import widening as wx
 from mctslib.games.connect_four import ConnectFour
+from mctslib.games.continuous import ContinuousBanditTree
 from mctslib.games.uttt import UltimateTicTacToe
 from mctslib.play.arena import play_match
 
@@ -137,6 +138,12 @@ def test_regret_experiment_points():
     for p in result.points:
         low, high = p["regret_interval_95"]
         assert low <= p["regret"] <= high
+    # Fixed peak: every run's grid has the same floor, the default problem's.
+    fixed = wx.regret_experiment((50,), (5,), seeds=3, seed=1, random_peak=False)
+    assert fixed.points[1]["grid_floor"] == 1.0 - ContinuousBanditTree().grid_optimum(5)
+    assert grid["grid_floor"] != fixed.points[1]["grid_floor"]  # random peaks: another mean
+    with pytest.raises(ValueError, match="random_peak"):
+        wx.regret_experiment((50,), (5,), seeds=3, random_peak="yes")
     with pytest.raises(ValueError, match="budgets"):
         wx.regret_experiment((), (5,))
     with pytest.raises(ValueError, match="seeds"):

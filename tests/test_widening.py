@@ -35,6 +35,21 @@ def test_a_coarse_grid_misses_the_peak_and_its_best_point_is_the_decoy():
     assert PROBLEM.grid_optimum(100) > PROBLEM.grid_optimum(5)
 
 
+def test_first_peak_moves_the_whole_problem_and_keeps_the_optimum():
+    moved = ContinuousBanditTree(first_peak=0.25)
+    line = moved.optimal_actions()
+    assert line[0] == 0.25 and moved.mean_reward(line) == OPTIMUM
+    # The same line scores less on the default problem, whose first peak is at 0.618...
+    assert PROBLEM.mean_reward(line) < 0.8
+    # Every payoff depends only on the distance to the peak: moving the peak and the
+    # actions by the same amount changes nothing.
+    shift = 0.25 - PROBLEM.first_peak
+    for x, y in [(0.1, 0.9), (0.62, 0.03), (0.5, 0.5)]:
+        assert math.isclose(moved.mean_reward(((x + shift) % 1.0, (y + shift) % 1.0)),
+                            PROBLEM.mean_reward((x, y)), abs_tol=1e-9)
+    assert "first_peak=0.25" in repr(moved) and "first_peak" not in repr(PROBLEM)
+
+
 def test_the_noise_comes_from_the_callers_generator_and_is_centred():
     line = (0.2, 0.7)
     quiet = ContinuousBanditTree(noise=0.0)
@@ -134,6 +149,8 @@ def test_bad_search_parameters_are_named_with_their_range(kwargs, words):
     (lambda: ContinuousBanditTree(depth=0), r"depth must be a whole number from 1 to 4"),
     (lambda: ContinuousBanditTree(peak_width=0), r"peak_width must be a number in \[0.001, 0.25\]"),
     (lambda: ContinuousBanditTree(noise=2), r"noise must be a number in \[0, 1\]"),
+    (lambda: ContinuousBanditTree(first_peak=-0.1), r"first_peak must be a number in \[0, 1\]"),
+    (lambda: ContinuousBanditTree(first_peak=1.0), r"first_peak must be a number in \[0, 1\)"),
     (lambda: PROBLEM.step((), 1.5), r"action must be a number in \[0, 1\]"),
     (lambda: PROBLEM.step((0.1, 0.2), 0.5), r"step needs an unfinished state"),
     (lambda: PROBLEM.mean_reward((0.1,)), r"mean_reward needs a finished state \(2 choices\)"),

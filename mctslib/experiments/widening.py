@@ -12,7 +12,9 @@ Chapter "Enhancements that matter" (progressive widening). Two stored results
   choices are grid points too). Each point stores the mean with a 95%
   interval (mean ± 1.96 standard errors over seeds) and the grid's floor
   (:meth:`~mctslib.games.continuous.ContinuousBanditTree.grid_optimum`: the
-  least line regret a grid of ``m`` allows).
+  least line regret a grid of ``m`` allows). By default each run draws the
+  first peak's position at random, so that the grids are compared over all
+  positions of the peak, not at one where a grid happens to be lucky.
 * :func:`children_over_time`: the root's children after each iteration for
   several ``(k, alpha)``, beside ``ceil(k n^alpha)``: the steps of the figure.
 
@@ -35,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int, check_real
+from .._checks import check_bool, check_int, check_real
 from ..fixed_order import mean, sample_variance
 from ..games.continuous import ContinuousBanditTree
 from ..search.widening import ProgressiveWideningSearch, widening_limit
@@ -106,7 +108,8 @@ def _interval(values) -> tuple[float, list]:
 
 def regret_experiment(budgets=(100, 300, 1000, 3000, 10_000), grids=(3, 5, 10, 20, 50), *,
                       seeds: int = 40, k: float = 1.0, alpha: float = 0.5, c: float = 0.5,
-                      depth: int = 2, seed: int = 15, near: float = 0.02) -> RegretResult:
+                      depth: int = 2, seed: int = 15, near: float = 0.02,
+                      random_peak: bool = True) -> RegretResult:
     """Widening and fixed grids of ``m`` actions at equal budgets, ``seeds`` runs each.
 
     Parameters
@@ -124,20 +127,31 @@ def regret_experiment(budgets=(100, 300, 1000, 3000, 10_000), grids=(3, 5, 10, 2
         Choices in the problem (1 to 4); the default problem otherwise.
     near : float
         A run is *near the optimum* when its regret is below this (0 to 1).
+    random_peak : bool
+        Run ``i`` places the first peak uniformly at random (drawn from
+        ``SeedSequence(seed, spawn_key=(i, 1))``, the same for every method and
+        budget) instead of at the default 0.618...: with one fixed peak, a grid
+        whose points happen to fall near it looks good by luck (default True).
+        Each grid's ``grid_floor`` is then the mean of its floors over the runs.
     """
     budgets = _checked_numbers("budgets", budgets, 1, MAX_BUDGET)
     grids = _checked_numbers("grids", grids, 1, 1000)
     seeds = check_int("seeds", seeds, 2, MAX_SEEDS)
     seed = check_int("seed", seed, 0)
     near = check_real("near", near, 0.0, 1.0)
+    random_peak = check_bool("random_peak", random_peak)
     problem = ContinuousBanditTree(depth=depth)
+    problems = [ContinuousBanditTree(depth=depth, first_peak=float(
+                    np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i, 1))).random()))
+                if random_peak else problem for i in range(seeds)]
     ProgressiveWideningSearch(k, alpha, c)  # the search's own checks, before any run
     load, start, points = list(os.getloadavg()), time.perf_counter(), []
+    floors = {m: 1.0 - mean([p.grid_optimum(m) for p in problems]) for m in grids}
     for m in (None, *grids):
         for budget in budgets:
             runs = [ProgressiveWideningSearch(k, alpha, c, budget,
                                               np.random.SeedSequence(seed, spawn_key=(i,)),
-                                              discretisation=m).run(problem)
+                                              discretisation=m).run(problems[i])
                     for i in range(seeds)]
             regret, regret_ci = _interval([r.regret for r in runs])
             line, line_ci = _interval([r.optimum - r.line_value for r in runs])
@@ -148,8 +162,9 @@ def regret_experiment(budgets=(100, 300, 1000, 3000, 10_000), grids=(3, 5, 10, 2
                 "line_regret_interval_95": line_ci,
                 "near_optimum": sum(r.regret < near for r in runs) / seeds,
                 "nodes": mean([r.nodes for r in runs]),
-                "grid_floor": None if m is None else 1.0 - problem.grid_optimum(m)})
-    return RegretResult(problem=repr(problem), k=k, alpha=alpha, c=c, seed=seed, near=near,
+                "grid_floor": None if m is None else floors[m]})
+    where = "first peak uniform at random per run" if random_peak else "first peak fixed"
+    return RegretResult(problem=f"{problem!r}, {where}", k=k, alpha=alpha, c=c, seed=seed, near=near,
                         points=points, seconds=time.perf_counter() - start, load=load, notes=[
                             ("regret = 1 - best_value(first recommended action); line regret = "
                              "1 - best_value(recommended line); intervals: mean +- 1.96 standard "
@@ -206,10 +221,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds", type=int, default=40)
     parser.add_argument("--budgets", type=int, nargs="+", default=[100, 300, 1000, 3000, 10_000])
     parser.add_argument("--grids", type=int, nargs="+", default=[3, 5, 10, 20, 50])
+    parser.add_argument("--fixed-peak", action="store_true",
+                        help="keep the first peak at 0.618... in every run (default: random)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args(argv)
     if args.command == "regret":
-        result = regret_experiment(args.budgets, args.grids, seeds=args.seeds)
+        result = regret_experiment(args.budgets, args.grids, seeds=args.seeds,
+                                   random_peak=not args.fixed_peak)
         out = args.data / "regret.json"
     else:
         result = children_over_time()

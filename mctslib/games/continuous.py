@@ -19,8 +19,8 @@ around). Choice ``t`` is paid by a payoff in ``[0, 1]`` with two features:
 
 The payoff is the larger of the two bumps. The first peak sits at
 ``c_1 = (sqrt(5) - 1) / 2`` (0.618..., irrational, so no evenly spaced grid
-hits it), and each choice moves the next peak: ``c_{t+1} = x_t + sqrt(2) - 1``
-(modulo 1). So the best second choice depends on the first: the search must
+hits it; the parameter ``first_peak`` moves it), and each choice moves the
+next peak: ``c_{t+1} = x_t + sqrt(2) - 1`` (modulo 1). So the best second choice depends on the first: the search must
 learn a different continuation below each first action, which is what makes
 it a tree rather than ``depth`` separate bandits.
 
@@ -93,6 +93,10 @@ class ContinuousBanditTree:
     noise : float
         Standard deviation of the Gaussian noise on an observed reward, from 0 to 1
         (default 0.1).
+    first_peak : float
+        Where the first peak sits, in [0, 1) (default :data:`FIRST_PEAK`). An
+        experiment that compares fixed grids draws it at random for each run, so
+        that no grid is lucky or unlucky by where its points happen to fall.
 
     Notes
     -----
@@ -101,16 +105,22 @@ class ContinuousBanditTree:
     :class:`mctslib.search.widening.ProgressiveWideningSearch`.
     """
 
-    __slots__ = ("depth", "noise", "peak_width")
+    __slots__ = ("depth", "first_peak", "noise", "peak_width")
 
-    def __init__(self, depth: int = 2, peak_width: float = 0.03, noise: float = 0.1):
+    def __init__(self, depth: int = 2, peak_width: float = 0.03, noise: float = 0.1,
+                 first_peak: float = FIRST_PEAK):
         self.depth = check_int("depth", depth, 1, MAX_DEPTH)
         self.peak_width = check_real("peak_width", peak_width, 0.001, 0.25)
         self.noise = check_real("noise", noise, 0.0, 1.0)
+        self.first_peak = check_real("first_peak", first_peak, 0.0, 1.0)
+        if self.first_peak == 1.0:
+            raise ValueError("first_peak must be a number in [0, 1) (1 is the same point as 0), "
+                             "got 1.")
 
     def __repr__(self) -> str:
+        peak = "" if self.first_peak == FIRST_PEAK else f", first_peak={self.first_peak!r}"
         return (f"ContinuousBanditTree(depth={self.depth}, peak_width={self.peak_width!r}, "
-                f"noise={self.noise!r})")
+                f"noise={self.noise!r}{peak})")
 
     # --- the one-player interface -------------------------------------------------------
 
@@ -159,7 +169,7 @@ class ContinuousBanditTree:
     def peak_after(self, state: tuple) -> float:
         """Where the peak of the next choice sits after the choices in ``state`` (in [0, 1))."""
         state = self._checked_state(state)
-        return FIRST_PEAK if not state else (state[-1] + PEAK_SHIFT) % 1.0
+        return self.first_peak if not state else (state[-1] + PEAK_SHIFT) % 1.0
 
     def best_value(self, state: tuple) -> float:
         """The best mean reward still reachable from ``state``: payoffs so far, then 1 per step.
@@ -200,7 +210,7 @@ class ContinuousBanditTree:
     # --- helpers --------------------------------------------------------------------------
 
     def _payoffs(self, state: tuple) -> list:
-        payoffs, peak = [], FIRST_PEAK
+        payoffs, peak = [], self.first_peak
         for action in state:
             payoffs.append(self.payoff(action, peak))
             peak = (action + PEAK_SHIFT) % 1.0
