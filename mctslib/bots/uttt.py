@@ -130,6 +130,18 @@ from ..play.arena import RandomPlayer
 from ..play.openings import distinct_random_positions
 from ..rng import make_rng
 from ..xorshift import XorShift64
+from ._spec import (  # noqa: F401 (DEFAULT_MS, FIRST_MOVE_FACTOR: public API)
+    DEFAULT_MS,
+    FIRST_MOVE_FACTOR,
+    MAX_MS,
+    budget_text,
+    exact,
+    number,
+    on_off,
+    read_options,
+    split_spec,
+    time_budget,
+)
 
 __all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_CUTOFF", "MAX_EXPAND", "MAX_ITERATIONS", "MAX_MS",
            "MAX_OPENINGS", "MAX_OPENING_PLIES", "MIN_CAPACITY", "PLAYOUTS", "SPEC_HELP",
@@ -139,15 +151,10 @@ __all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_CUTOFF", "MAX_EXPAND
 
 #: The centre cell of the centre board, row 4, col 4: the opening most strong bots play as X.
 CENTRE = 40
-DEFAULT_MS = 100.0
-FIRST_MOVE_FACTOR = 10  # CodinGame: 1,000 ms for the first turn, 100 ms after
-_ON_OFF = {"on": True, "off": False}
 _KINDS = ("uct", "random")
 #: Iterations per move: a hundred million is over a minute of search at the bot's speed;
 #: more would only look like a hang (and a root's visit count is a 32-bit integer).
 MAX_ITERATIONS = 100_000_000
-#: A time budget of at most a day, in milliseconds: beyond that a typo, not a plan.
-MAX_MS = 86_400_000.0
 #: The root and its children must fit: a free choice has 81 moves.
 MIN_CAPACITY = 82
 #: The pool's node indices are 32-bit integers.
@@ -422,26 +429,9 @@ class BotSpec:
         if self.first_iterations is not None:
             raise ValueError("first_iters (iterations for the first move) needs iters; with a "
                              "time budget give first_ms.")
-        for name in ("ms", "first_ms"):
-            if getattr(self, name) is not None:
-                self._set(name, _positive_milliseconds(name, getattr(self, name)))
-        if self.ms is None:
-            self._set("ms", DEFAULT_MS)
-        if self.first_ms is None:  # at most a day, like a time given, so str() reads back
-            self._set("first_ms", min(FIRST_MOVE_FACTOR * self.ms, MAX_MS))
-        self._check_margin()
-
-    def _check_margin(self):
-        budget = min(self.ms, self.first_ms)
-        message = (f"margin_ms (milliseconds) must be a finite number >= 0 and below ms and "
-                   f"first_ms (here {_exact(budget)}), got {self.margin_ms!r}.")
-        try:
-            margin = check_real("margin_ms", self.margin_ms, 0.0)
-        except ValueError:
-            raise ValueError(message) from None
-        if margin >= budget:
-            raise ValueError(message)
-        self._set("margin_ms", margin)
+        for name, value in zip(("ms", "first_ms", "margin_ms"),
+                               time_budget(self.ms, self.first_ms, self.margin_ms)):
+            self._set(name, value)
 
     @staticmethod
     def parse(text: str) -> BotSpec:
@@ -458,9 +448,7 @@ class BotSpec:
         if self.kind == "random":
             return "random"
         if self.iterations is None:
-            budget = f"ms={_exact(self.ms)},first_ms={_exact(self.first_ms)}"
-            if self.margin_ms:
-                budget += f",margin_ms={_exact(self.margin_ms)}"
+            budget = budget_text(self.ms, self.first_ms, self.margin_ms)
         elif self.first_iterations is None:
             budget = f"iters={self.iterations}"
         else:
@@ -475,11 +463,11 @@ class BotSpec:
         if self.expand != 1:
             flags += f",expand={self.expand}"
         if self.draw != 0.5:
-            flags += f",draw={_exact(self.draw)}"
+            flags += f",draw={exact(self.draw)}"
         if self.cutoff != 0:
             flags += f",cutoff={self.cutoff}"
         if self.cutoff_scale != 100.0:
-            flags += f",cutoff_scale={_exact(self.cutoff_scale)}"
+            flags += f",cutoff_scale={exact(self.cutoff_scale)}"
         return (f"uct:c={self.c!r},scale={self.scale},{budget},{flags},"
                 f"capacity={self.capacity}")
 
@@ -505,25 +493,6 @@ _LATER_FIELDS = {"playout_wins": None, "tree_wins": None, "first_iterations": No
                  "draw": 0.5, "cutoff": 0, "cutoff_scale": 100.0}
 
 
-def _exact(number: float) -> str:
-    """The shortest text that reads back to exactly ``number`` (``100`` rather than ``100.0``)."""
-    text = repr(float(number))
-    return text.removesuffix(".0")
-
-
-def _positive_milliseconds(name: str, value) -> float:
-    message = (f"{name} (milliseconds) must be a finite number > 0 and at most "
-               f"{MAX_MS:,.0f} (a day), got {value!r}.")
-    try:
-        number = check_real(name, value)
-    except ValueError:
-        raise ValueError(message) from None
-    if not 0.0 < number <= MAX_MS:
-        raise ValueError(message)
-    return number
-
-
-_MAX_SPEC_LENGTH = 1000
 _KEYS = {"c": "c", "scale": "scale", "iters": "iterations", "first_iters": "first_iterations",
          "ms": "ms", "first_ms": "first_ms", "wins": "wins", "playout_wins": "playout_wins",
          "tree_wins": "tree_wins", "solver": "solver", "reuse": "reuse", "centre": "centre",
@@ -548,26 +517,13 @@ def parse_spec(text: str) -> BotSpec:
     if isinstance(text, AlphaBetaSpec) or (
             isinstance(text, str) and text.replace(" ", "").partition(":")[0] == "alphabeta"):
         return parse_alphabeta_spec(text)
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"a bot SPEC must be a non-empty string, got {text!r:.80}. "
-                         + SPEC_HELP)
-    if len(text) > _MAX_SPEC_LENGTH:  # every option spelled out takes about 130
-        raise ValueError(f"a bot SPEC is at most {_MAX_SPEC_LENGTH:,} characters, got one of "
-                         f"{len(text):,} starting {text[:40]!r}. " + SPEC_HELP)
-    name, _, options = text.replace(" ", "").partition(":")
+    name, options = split_spec(text, SPEC_HELP)
     if name not in _KINDS:
         raise ValueError(f"unknown bot {name!r} in SPEC {text!r}. " + SPEC_HELP)
-    values: dict = {}
-    for item in filter(None, options.split(",")):
-        key, equals, value = item.partition("=")
-        if name == "random":
-            raise ValueError(f"the random bot takes no options, got {item!r} in SPEC {text!r}.")
-        if key not in _KEYS or not equals:
-            raise ValueError(f"unknown option {item!r} in SPEC {text!r}. " + SPEC_HELP)
-        field_name = _KEYS[key]
-        if field_name in values:
-            raise ValueError(f"option {key!r} appears twice in SPEC {text!r}; give it once.")
-        values[field_name] = _parse_value(key, value, text)
+    items = [item for item in options.split(",") if item]
+    if name == "random" and items:
+        raise ValueError(f"the random bot takes no options, got {items[0]!r} in SPEC {text!r}.")
+    values = read_options(text, options, _KEYS, _parse_value, SPEC_HELP)
     if "wins" in values and ("playout_wins" in values or "tree_wins" in values):
         raise ValueError(f"wins means playout_wins and tree_wins together: give wins, or "
                          f"playout_wins and tree_wins, not both, in SPEC {text!r}.")
@@ -579,17 +535,10 @@ def parse_spec(text: str) -> BotSpec:
 
 def _parse_value(key: str, value: str, text: str):
     if key in _ON_OFF_KEYS:
-        if value not in _ON_OFF:
-            raise ValueError(f"{key} must be on or off, got {value!r} in SPEC {text!r}.")
-        return _ON_OFF[value]
+        return on_off(key, value, text)
     if key in ("scale", "playout"):
         return value  # BotSpec checks it
-    try:
-        return int(value) if key in _WHOLE_KEYS else float(value)
-    except ValueError:
-        kind = "a whole number" if key in _WHOLE_KEYS else "a number"
-        raise ValueError(f"{key} must be {kind}, got {value!r} in SPEC {text!r}. "
-                         + SPEC_HELP) from None
+    return number(key, value, text, _WHOLE_KEYS, SPEC_HELP)
 
 
 # ------------------------------------------------------------------------ the bot

@@ -54,6 +54,7 @@ from ..fast import uttt as engine
 from ..fast import uttt_alphabeta as fast_ab
 from ..games.uttt import UltimateTicTacToe
 from ..search.uttt_evaluation import DEFAULT_WEIGHTS, check_weights
+from ._spec import budget_text, number, on_off, read_options, split_spec, time_budget
 
 __all__ = ["ALPHABETA_SPEC_HELP", "MAX_DEPTH", "MAX_NODES", "AlphaBetaBot", "AlphaBetaInfo",
            "AlphaBetaSpec", "parse_alphabeta_spec", "warm_up"]
@@ -62,10 +63,6 @@ __all__ = ["ALPHABETA_SPEC_HELP", "MAX_DEPTH", "MAX_NODES", "AlphaBetaBot", "Alp
 MAX_DEPTH = 81
 #: A node budget of ten billion is over twenty minutes a move: beyond that a typo.
 MAX_NODES = 10_000_000_000
-_MAX_MS = 86_400_000.0
-_DEFAULT_MS = 100.0
-_FIRST_MOVE_FACTOR = 10
-_ON_OFF = {"on": True, "off": False}
 
 #: The sentence every SPEC error ends with.
 ALPHABETA_SPEC_HELP = (
@@ -75,23 +72,6 @@ ALPHABETA_SPEC_HELP = (
     "from 1 to 81), order (on or off) and eval (five whole numbers from -1000 to 1000 "
     "joined by '/', e.g. 25/60/4/3/20)."
 )
-
-
-def _exact(number: float) -> str:
-    """The shortest text that reads back to exactly ``number`` (``100`` rather than ``100.0``)."""
-    return repr(float(number)).removesuffix(".0")
-
-
-def _milliseconds(name: str, value) -> float:
-    message = (f"{name} (milliseconds) must be a finite number > 0 and at most "
-               f"{_MAX_MS:,.0f} (a day), got {value!r}.")
-    try:
-        number = check_real(name, value)
-    except ValueError:
-        raise ValueError(message) from None
-    if not 0.0 < number <= _MAX_MS:
-        raise ValueError(message)
-    return number
 
 
 @dataclass(frozen=True)
@@ -139,23 +119,9 @@ class AlphaBetaSpec:
             self._set("nodes", check_int("nodes (node budget per move)", self.nodes, 1,
                                          MAX_NODES))
             return
-        for name in ("ms", "first_ms"):
-            if getattr(self, name) is not None:
-                self._set(name, _milliseconds(name, getattr(self, name)))
-        if self.ms is None:
-            self._set("ms", _DEFAULT_MS)
-        if self.first_ms is None:
-            self._set("first_ms", min(_FIRST_MOVE_FACTOR * self.ms, _MAX_MS))
-        budget = min(self.ms, self.first_ms)
-        message = (f"margin_ms (milliseconds) must be a finite number >= 0 and below ms and "
-                   f"first_ms (here {_exact(budget)}), got {self.margin_ms!r}.")
-        try:
-            margin = check_real("margin_ms", self.margin_ms, 0.0)
-        except ValueError:
-            raise ValueError(message) from None
-        if margin >= budget:
-            raise ValueError(message)
-        self._set("margin_ms", margin)
+        for name, value in zip(("ms", "first_ms", "margin_ms"),
+                               time_budget(self.ms, self.first_ms, self.margin_ms)):
+            self._set(name, value)
 
     def _set(self, name, value):
         object.__setattr__(self, name, value)  # frozen: normalise in place once, here
@@ -173,9 +139,7 @@ class AlphaBetaSpec:
         if self.nodes is not None:
             budget = f"nodes={self.nodes}"
         else:
-            budget = f"ms={_exact(self.ms)},first_ms={_exact(self.first_ms)}"
-            if self.margin_ms:
-                budget += f",margin_ms={_exact(self.margin_ms)}"
+            budget = budget_text(self.ms, self.first_ms, self.margin_ms)
         order = "" if self.order else ",order=off"
         weights = ("" if self.weights == DEFAULT_WEIGHTS
                    else ",eval=" + "/".join(str(w) for w in self.weights))
@@ -185,7 +149,6 @@ class AlphaBetaSpec:
 _KEYS = {"ms": "ms", "first_ms": "first_ms", "margin_ms": "margin_ms", "nodes": "nodes",
          "depth": "depth", "order": "order", "eval": "weights"}
 _WHOLE_KEYS = ("nodes", "depth")
-_MAX_SPEC_LENGTH = 1000
 
 
 def parse_alphabeta_spec(text: str) -> AlphaBetaSpec:
@@ -196,24 +159,11 @@ def parse_alphabeta_spec(text: str) -> AlphaBetaSpec:
     """
     if isinstance(text, AlphaBetaSpec):
         return text
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"a bot SPEC must be a non-empty string, got {text!r:.80}. "
-                         + ALPHABETA_SPEC_HELP)
-    if len(text) > _MAX_SPEC_LENGTH:
-        raise ValueError(f"a bot SPEC is at most {_MAX_SPEC_LENGTH:,} characters, got one of "
-                         f"{len(text):,} starting {text[:40]!r}. " + ALPHABETA_SPEC_HELP)
-    name, _, options = text.replace(" ", "").partition(":")
+    name, options = split_spec(text, ALPHABETA_SPEC_HELP)
     if name != "alphabeta":
         raise ValueError(f"unknown bot {name!r} in SPEC {text!r}: this reader takes the "
                          f"alphabeta bot. " + ALPHABETA_SPEC_HELP)
-    values: dict = {}
-    for item in filter(None, options.split(",")):
-        key, equals, value = item.partition("=")
-        if key not in _KEYS or not equals:
-            raise ValueError(f"unknown option {item!r} in SPEC {text!r}. " + ALPHABETA_SPEC_HELP)
-        if _KEYS[key] in values:
-            raise ValueError(f"option {key!r} appears twice in SPEC {text!r}; give it once.")
-        values[_KEYS[key]] = _parse_value(key, value, text)
+    values = read_options(text, options, _KEYS, _parse_value, ALPHABETA_SPEC_HELP)
     try:
         return AlphaBetaSpec(**values)
     except ValueError as error:
@@ -228,15 +178,8 @@ def _parse_value(key: str, value: str, text: str):
             raise ValueError(f"eval must be five whole numbers joined by '/', e.g. 25/60/4/3/20, "
                              f"got {value!r} in SPEC {text!r}.") from None
     if key == "order":
-        if value not in _ON_OFF:
-            raise ValueError(f"order must be on or off, got {value!r} in SPEC {text!r}.")
-        return _ON_OFF[value]
-    try:
-        return int(value) if key in _WHOLE_KEYS else float(value)
-    except ValueError:
-        kind = "a whole number" if key in _WHOLE_KEYS else "a number"
-        raise ValueError(f"{key} must be {kind}, got {value!r} in SPEC {text!r}. "
-                         + ALPHABETA_SPEC_HELP) from None
+        return on_off(key, value, text)
+    return number(key, value, text, _WHOLE_KEYS, ALPHABETA_SPEC_HELP)
 
 
 # ------------------------------------------------------------------------ the bot

@@ -42,7 +42,8 @@ from numba import njit
 from .._checks import check_int
 from .hex import OUTCOME, PLAYER, legal_moves, play, random_move
 from .hex import result as _result
-from .xorshift import below
+from .node_pool import add_children
+from .xorshift import shuffle_prefix
 
 ONGOING = -1
 MSE, HAND = 0, 1
@@ -230,19 +231,9 @@ def search(root_state, iterations, c, use_amaf, schedule, bias, equivalence, ref
         if scratch[OUTCOME] == ONGOING and (visits[node] > 0 or node == 0):  # expansion
             n = legal_moves(scratch, buf)
             if count + n <= capacity:
-                for i in range(n - 1, 0, -1):  # Fisher-Yates, as mctslib.search.uct.shuffled
-                    j = below(rng, i + 1)
-                    buf[i], buf[j] = buf[j], buf[i]
-                first_child[node] = count
-                child_count[node] = n
-                for k in range(n):
-                    child = count + k
-                    move[child] = buf[k]
-                    first_child[child] = 0
-                    child_count[child] = 0
-                    visits[child] = 0
-                    wins[child] = 0.0
-                    table[child] = -1
+                shuffle_prefix(buf, n, rng)
+                add_children(node, count, n, buf, move, first_child, child_count, visits, wins,
+                             table, -1)
                 path_player[depth] = scratch[PLAYER]
                 node = count
                 count += n

@@ -38,7 +38,7 @@ from .._checks import check_int, check_real, shown
 from ..games.tictactoe import TicTacToe
 from ..xorshift import XorShift64
 from .tictactoe_uct import DRAW, GAME_TREE_NODES, ONGOING, play, popcount, random_cell, status
-from .xorshift import below
+from .xorshift import shuffle_prefix
 
 #: ``max_depth`` meaning "no limit": a tic-tac-toe tree is at most 9 moves deep.
 NO_DEPTH_LIMIT = 99
@@ -95,9 +95,7 @@ def _uct_anytime(x, o, c, max_depth, checkpoints, rng, move, first_child, child_
                 if (free >> cell) & 1:
                     cells[n] = cell
                     n += 1
-            for i in range(n - 1, 0, -1):
-                j = below(rng, i + 1)
-                cells[i], cells[j] = cells[j], cells[i]
+            shuffle_prefix(cells, n, rng)
             first_child[node] = count
             child_count[node] = n
             for m in range(n):

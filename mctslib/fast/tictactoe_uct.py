@@ -16,7 +16,7 @@ from numba import njit
 
 from .._checks import check_int, check_real
 from ..games.tictactoe import LINES
-from .xorshift import below, new_rng, xorshift_next  # noqa: F401 (re-exported for tests)
+from .xorshift import below, new_rng, shuffle_prefix, xorshift_next  # noqa: F401 (re-exported for tests)
 
 _LINES = np.array(LINES, dtype=np.int64)
 ONGOING, X_WINS, O_WINS, DRAW = -1, 0, 1, 2
@@ -104,9 +104,7 @@ def search(x, o, iterations, c, rng, move, first_child, child_count, visits, win
                 if (free >> cell) & 1:
                     cells[n] = cell
                     n += 1
-            for i in range(n - 1, 0, -1):
-                j = below(rng, i + 1)
-                cells[i], cells[j] = cells[j], cells[i]
+            shuffle_prefix(cells, n, rng)
             first_child[node] = count
             child_count[node] = n
             for k in range(n):

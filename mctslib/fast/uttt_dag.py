@@ -36,7 +36,7 @@ from numba import njit
 from .._checks import check_choice
 from . import uttt as u
 from .dag_uct import DagPool, backup, checked_options, find_or_add, select_edge
-from .xorshift import below
+from .xorshift import shuffle_prefix
 
 #: Seed of the Zobrist numbers (fixed: a hash is the same in every run).
 ZOBRIST_SEED = 1970
@@ -128,9 +128,7 @@ def search(root_state, iterations, c, rule, use_table, hash_mask, scoring, rng, 
         if scratch[u.OUTCOME] == u.ONGOING and (visits[node] > 0 or node == 0):  # expansion
             n = u.legal_moves(scratch, buf)
             if used[0] + n <= capacity and used[1] + n <= edge_capacity:
-                for i in range(n - 1, 0, -1):  # Fisher-Yates, as mctslib.search.uct.shuffled
-                    j = below(rng, i + 1)
-                    buf[i], buf[j] = buf[j], buf[i]
+                shuffle_prefix(buf, n, rng)
                 first = used[1]
                 used[1] = first + n
                 first_edge[node] = first

@@ -57,6 +57,7 @@ from .uttt import (
     _board_cell,
     _kth_move,
     _line_win,
+    _store_fields,
     _wins_at_once,
     legal_moves,
     play,
@@ -259,9 +260,7 @@ def policy_playout(s, rng, policy, scoring, buf, copy):
         slow = few_open or (np.int64(COMPLETES[theirs]) & open_boards) != 0 or (
             policy != SAFE and forced < 0)
         if move < 0 and slow:  # the full rule, on the position written back
-            s[PLAYER], s[FORCED], s[FREE_COUNT], s[CLOSED], s[OUTCOME] = (
-                player, forced, free_count, closed, outcome)
-            s[WON + player], s[WON + 1 - player] = mine, theirs
+            _store_fields(s, player, forced, free_count, closed, outcome, mine, theirs)
             rng[0] = x
             move = policy_move(s, rng, policy, scoring, buf, copy)
             x = rng[0]
@@ -300,9 +299,7 @@ def policy_playout(s, rng, policy, scoring, buf, copy):
             outcome = player
         player, mine, theirs = 1 - player, theirs, mine
     rng[0] = x
-    s[PLAYER], s[FORCED], s[FREE_COUNT], s[CLOSED], s[OUTCOME] = (
-        player, forced, free_count, closed, outcome)
-    s[WON + player], s[WON + 1 - player] = mine, theirs
+    _store_fields(s, player, forced, free_count, closed, outcome, mine, theirs)
     return outcome
 
 

@@ -28,8 +28,9 @@ import numpy as np
 from numba import njit
 
 from .hex_uct import HAND, MSE, RAVEPool, work_arrays  # noqa: F401 (public API)
+from .node_pool import add_children
 from .uttt import ONGOING, OUTCOME, PLAYER, legal_moves, play, random_move, result
-from .xorshift import below
+from .xorshift import shuffle_prefix
 
 #: Distinct moves (cells) of Ultimate Tic-Tac-Toe.
 MOVES = 81
@@ -145,19 +146,9 @@ def search(root_state, iterations, c, use_amaf, schedule, bias, equivalence, ref
         if scratch[OUTCOME] == ONGOING and (visits[node] > 0 or node == 0):  # expansion
             n = legal_moves(scratch, buf)
             if count + n <= capacity:
-                for i in range(n - 1, 0, -1):  # Fisher-Yates, as mctslib.search.uct.shuffled
-                    j = below(rng, i + 1)
-                    buf[i], buf[j] = buf[j], buf[i]
-                first_child[node] = count
-                child_count[node] = n
-                for k in range(n):
-                    child = count + k
-                    move[child] = buf[k]
-                    first_child[child] = 0
-                    child_count[child] = 0
-                    visits[child] = 0
-                    wins[child] = 0.0
-                    table[child] = -1
+                shuffle_prefix(buf, n, rng)
+                add_children(node, count, n, buf, move, first_child, child_count, visits, wins,
+                             table, -1)
                 path_player[depth] = scratch[PLAYER]
                 node = count
                 count += n

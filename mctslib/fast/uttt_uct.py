@@ -81,6 +81,7 @@ import numpy as np
 from numba import njit
 
 from .bits import popcount
+from .node_pool import add_children
 from .uttt import (
     ONGOING,
     OUTCOME,
@@ -97,7 +98,7 @@ from .uttt import (
 )
 from .uttt_alphabeta import DEFAULT_WEIGHTS, evaluate
 from .uttt_playouts import RANDOM, WINS, policy_move, policy_playout
-from .xorshift import below
+from .xorshift import shuffle_prefix
 
 UNKNOWN, WIN, LOSS = 0, 1, -1
 #: The evaluation a cut-off playout ends with: the alpha-beta baseline's hand-written one
@@ -250,19 +251,9 @@ def _expand(node, s, count, capacity, rng, tree_wins, scoring, move, first_child
         n = legal_moves(s, buf)
     if count + n > capacity:
         return count
-    for i in range(n - 1, 0, -1):  # Fisher-Yates, as mctslib.search.uct.shuffled
-        j = below(rng, i + 1)
-        buf[i], buf[j] = buf[j], buf[i]
-    first_child[node] = count
-    child_count[node] = n
-    for k in range(n):
-        child = count + k
-        move[child] = buf[k]
-        first_child[child] = 0
-        child_count[child] = 0
-        visits[child] = 0
-        wins[child] = 0.0
-        proven[child] = UNKNOWN
+    shuffle_prefix(buf, n, rng)
+    add_children(node, count, n, buf, move, first_child, child_count, visits, wins, proven,
+                 UNKNOWN)
     return count + n
 
 

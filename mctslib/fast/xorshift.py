@@ -47,3 +47,18 @@ def xorshift_next(rng):
 def below(rng, count):
     """A number in 0..count-1 drawn like ``XorShift64.below`` (advances ``rng[0]``)."""
     return scale_below(xorshift_next(rng), count)
+
+
+@njit(cache=True, inline="always")
+def shuffle_prefix(values, n, rng):
+    """Shuffle ``values[:n]`` in place: Fisher-Yates as :func:`mctslib.search.uct.shuffled`.
+
+    From the last index down to 1, ``i`` swaps with ``below(rng, i + 1)``: the
+    draws of the readable searches' shuffle of a new node's children, so a
+    kernel that calls this expands its nodes in the readable twin's order.
+    Inlined (``inline="always"``) into the search kernels, which ran this loop
+    written out before it moved here.
+    """
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        values[i], values[j] = values[j], values[i]
