@@ -106,6 +106,11 @@ def _interval(values) -> tuple[float, list]:
     return m, [m - half, m + half]
 
 
+def _first_peak(seed: int, run: int) -> float:
+    """Where run ``run``'s first peak sits: uniform on [0, 1), from ``SeedSequence(seed, (run, 1))``."""
+    return float(np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(run, 1))).random())
+
+
 def regret_experiment(budgets=(100, 300, 1000, 3000, 10_000), grids=(3, 5, 10, 20, 50), *,
                       seeds: int = 40, k: float = 1.0, alpha: float = 0.5, c: float = 0.5,
                       depth: int = 2, seed: int = 15, near: float = 0.02,
@@ -141,8 +146,8 @@ def regret_experiment(budgets=(100, 300, 1000, 3000, 10_000), grids=(3, 5, 10, 2
     near = check_real("near", near, 0.0, 1.0)
     random_peak = check_bool("random_peak", random_peak)
     problem = ContinuousBanditTree(depth=depth)
-    problems = [ContinuousBanditTree(depth=depth, first_peak=float(
-                    np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i, 1))).random()))
+    # Run i's problem: its own first peak (stream (i, 1); the search uses (i,)), or the default.
+    problems = [ContinuousBanditTree(depth=depth, first_peak=_first_peak(seed, i))
                 if random_peak else problem for i in range(seeds)]
     ProgressiveWideningSearch(k, alpha, c)  # the search's own checks, before any run
     load, start, points = list(os.getloadavg()), time.perf_counter(), []

@@ -20,8 +20,8 @@ around). Choice ``t`` is paid by a payoff in ``[0, 1]`` with two features:
 The payoff is the larger of the two bumps. The first peak sits at
 ``c_1 = (sqrt(5) - 1) / 2`` (0.618..., irrational, so no evenly spaced grid
 hits it; the parameter ``first_peak`` moves it), and each choice moves the
-next peak: ``c_{t+1} = x_t + sqrt(2) - 1`` (modulo 1). So the best second choice depends on the first: the search must
-learn a different continuation below each first action, which is what makes
+next peak: ``c_{t+1} = x_t + sqrt(2) - 1`` (modulo 1). So the best second
+choice depends on the first: the search must learn a different continuation below each first action, which is what makes
 it a tree rather than ``depth`` separate bandits.
 
 The mean reward of a finished sequence is the average of its ``depth`` payoffs.
