@@ -1,0 +1,428 @@
+"""Where more workers stop paying: K simulated workers with virtual loss on UTTT (chapter 8).
+
+Chapter "Many workers and a learned prior". The model of K workers on one tree
+(:mod:`mctslib.search.parallel`, kernel :mod:`mctslib.fast.uttt_virtual_loss`)
+is deterministic, so the *search overhead* of K workers (what they lose
+against one worker at the same total number of iterations, because each
+descends without the results of the playouts still in flight) is measured
+exactly and reproducibly, for K far beyond this machine's two cores. Two
+measurements, stored as JSON under ``data/parallel/`` (commands in its README):
+
+* :func:`play_part`: a match of the K-worker bot (A) against the 1-worker bot
+  (B, sequential UCT) at the same iterations per move, with
+  :func:`mctslib.play.arena.play_match` (fresh bots every game, random
+  openings each played twice with the sides swapped). Stored as a
+  :class:`mctslib.experiments.transpositions.MatchPart` (labels ``K=8 vl=1``
+  and ``K=1``) in parts with their own seeds, added up by
+  :func:`mctslib.experiments.transpositions.combine`. Every (K, virtual loss)
+  pair of one part meets the same openings and the same B streams, so the
+  curves over K are paired. :func:`sweep` runs the grid (K in
+  :data:`WORKERS`, virtual loss in :data:`VIRTUAL_LOSSES`).
+* :func:`agreement`: no games, a few seconds: on a fixed set of positions, how
+  often the K-worker search at N iterations chooses the same move as an
+  independent sequential search at N, and as one at N / K (and the total
+  variation distance between their root visit distributions). Why this
+  measure: a match only sees the move played, so the chosen move is what the
+  overhead can cost; the same-move rate needs no reference answer (UTTT
+  positions have none), and it has two anchors measured alongside: K = 1
+  (two independent sequential searches at N, the noise floor: no overhead)
+  and the agreement of sequential N / K with sequential N (the workers worth
+  only N / K iterations: all overhead). Where the K-worker rate falls
+  between the two says how much of the parallel work was wasted. Distances
+  are summed with ``math.fsum`` (a fixed order, no BLAS).
+
+Command line (``python -m mctslib.experiments.parallel_model --help``)::
+
+    python -m mctslib.experiments.parallel_model match --workers 8 --virtual-loss 1 \\
+        --iterations 10000 --games 20 --part 0
+    python -m mctslib.experiments.parallel_model sweep --iterations 10000 --games 200 --part 0
+    python -m mctslib.experiments.parallel_model agreement --iterations 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .._checks import check_bool, check_choice, check_int, check_real
+from .._version import __version__
+from ..bots.uttt import random_openings
+from ..bots.virtual_loss import DEFAULT_C, VirtualLossSpec
+from ..fast import uttt as fast_uttt
+from ..fast import uttt_virtual_loss as engine
+from ..fast.xorshift import new_rng
+from ..games.uttt import UltimateTicTacToe
+from ..play.arena import play_match
+from ..rng import make_rng
+from ..search.parallel import KINDS, MAX_VIRTUAL_LOSS
+from .stored import dataclass_json, load_dataclass
+from .transpositions import MatchPart, combine
+
+__all__ = ["DEFAULT_DATA", "VIRTUAL_LOSSES", "WORKERS", "AgreementResult", "agreement",
+           "load_match", "load_part", "part_path", "play_part", "sweep"]
+
+#: Where the commands store their files.
+DEFAULT_DATA = Path("data") / "parallel"
+#: The workers of the figure.
+WORKERS = (1, 2, 4, 8, 16, 32, 64)
+#: The virtual losses of the figure (0: workers blind to each other).
+VIRTUAL_LOSSES = (0, 1, 3)
+#: Random plies of each opening (as the UTTT chapter's matches).
+OPENING_PLIES = 2
+TIME_NOTE = ("seconds are wall time on a shared 2-core machine (load averages stored), not "
+             "speeds; at an iteration budget the games do not depend on them")
+
+
+def _spec(workers, virtual_loss, kind, iterations, c, wins) -> VirtualLossSpec:
+    return VirtualLossSpec(workers=workers, virtual_loss=virtual_loss, kind=kind,
+                           iterations=iterations, c=c, wins=wins)
+
+
+def _label(spec: VirtualLossSpec) -> str:
+    if spec.workers == 1:
+        return "K=1"
+    return f"K={spec.workers} vl={spec.virtual_loss}" + ("" if spec.kind == "loss" else " draw")
+
+
+def _machine(jobs: int) -> dict:
+    return {"cpus": os.cpu_count(), "jobs": jobs, "python": platform.python_version(),
+            "processor": platform.machine(), "mctslib": __version__}
+
+
+def play_part(workers: int = 8, virtual_loss: int = 1, iterations: int = 10_000,
+              games: int = 20, part: int = 0, *, seed: int = 16, kind: str = "loss",
+              c: float = DEFAULT_C, wins: bool = False, opening_plies: int = OPENING_PLIES,
+              jobs: int = 1) -> MatchPart:
+    """Part ``part`` of the match K workers (A) against 1 worker (B), same iterations per move.
+
+    Parameters
+    ----------
+    workers : int
+        A's workers, 1 to 1,024.
+    virtual_loss : int
+        A's virtual loss in visits, 0 to 1,000,000.
+    iterations : int
+        Iterations per move of both bots, 1 to 10,000,000.
+    games : int
+        Games of this part, 2 to 100,000 (pairs: one opening, sides swapped).
+    part : int
+        0 to 999: the match seed is ``SeedSequence(seed, spawn_key=(part,))``
+        and the openings stream ``(seed, 1000 + part)``, whatever A is.
+    seed : int
+        The experiment's seed (>= 0).
+    kind : {"loss", "draw"}
+        A's kind of virtual loss.
+    c : float
+        Both bots' exploration constant, 0 to 100.
+    wins : bool
+        Win-taking playouts for both.
+    opening_plies : int
+        Random plies of each opening, 1 to 8.
+    jobs : int
+        Worker processes that play games side by side, 1 to 64.
+    """
+    games = check_int("games", games, 2, 100_000)
+    part = check_int("part", part, 0, 999)
+    seed = check_int("seed", seed, 0)
+    jobs = check_int("jobs", jobs, 1, 64)
+    plies = check_int("opening_plies", opening_plies, 1, 8)
+    a = _spec(workers, virtual_loss, kind, iterations, c, wins)
+    b = _spec(1, 0, "loss", iterations, c, wins)
+    starts = random_openings(max(1, games // 2), plies,
+                             np.random.SeedSequence(seed, spawn_key=(1000 + part,)))
+    load_before = list(os.getloadavg())
+    start = time.perf_counter()
+    result = play_match(a, b, starts, games, seed=np.random.SeedSequence(seed, spawn_key=(part,)),
+                        jobs=jobs, description=f"{_label(a)} vs K=1, part {part}")
+    seconds = time.perf_counter() - start
+    letters = "".join("W" if r.result_for_a == 1.0 else "L" if r.result_for_a == 0.0 else "D"
+                      for r in result.records)
+    return MatchPart(
+        game="uttt", part=part, seed=seed, games=games,
+        a={"label": _label(a), "describe": a.describe(), **asdict(a)},
+        b={"label": _label(b), "describe": b.describe(), **asdict(b)}, opening_plies=plies,
+        wins=result.wins, draws=result.draws, losses=result.losses, score=result.score,
+        interval_95=list(result.interval), results=letters, seconds=seconds,
+        seconds_per_move=list(result.seconds_per_move()), load_before=load_before,
+        load_after=list(os.getloadavg()), machine=_machine(jobs), notes=[TIME_NOTE])
+
+
+def part_path(workers: int, virtual_loss: int, iterations: int, part: int, kind: str = "loss",
+              data=DEFAULT_DATA) -> Path:
+    """``data/parallel/uttt_{N}it_k{K}_vl{V}[_draw]_part{p}.json``."""
+    tag = "" if kind == "loss" else f"_{kind}"
+    return Path(data) / f"uttt_{iterations}it_k{workers}_vl{virtual_loss}{tag}_part{part}.json"
+
+
+def load_part(path) -> MatchPart:
+    """Read a part stored by the command; ValueError naming the file if it holds something else."""
+    return load_dataclass(MatchPart, path,
+                          "a MatchPart written by 'python -m mctslib.experiments.parallel_model'")
+
+
+def load_match(workers: int, virtual_loss: int, iterations: int, kind: str = "loss",
+               data=DEFAULT_DATA) -> dict:
+    """Every stored part of one (K, virtual loss) match added up (transpositions' ``combine``).
+
+    Raises ValueError if no part is stored.
+    """
+    pattern = part_path(workers, virtual_loss, iterations, 0, kind, data).name.replace(
+        "_part0.json", "_part*.json")
+    paths = sorted(Path(data).glob(pattern))
+    if not paths:
+        raise ValueError(f"no stored part matches {pattern} in {data}; the README there gives "
+                         f"the commands that make them.")
+    return combine(load_part(path) for path in paths)
+
+
+def sweep(workers=WORKERS, virtual_losses=VIRTUAL_LOSSES, iterations: int = 10_000,
+          games: int = 20, part: int = 0, *, kind: str = "loss", data=DEFAULT_DATA,
+          jobs: int = 1, overwrite: bool = False, report=print) -> list[Path]:
+    """Play and store :func:`play_part` for every K and virtual loss; return the files.
+
+    K = 1 is played once (its virtual loss never matters: nothing else is in
+    flight), stored with virtual loss 0. A file already there is kept unless
+    ``overwrite``, so an interrupted sweep resumes where it stopped.
+    """
+    workers = [check_int("workers (each)", k, 1, engine.MAX_WORKERS) for k in workers]
+    virtual_losses = [check_int("virtual_losses (each)", v, 0, MAX_VIRTUAL_LOSS)
+                      for v in virtual_losses]
+    overwrite = check_bool("overwrite", overwrite)
+    written = []
+    for k in workers:
+        for v in ([0] if k == 1 else virtual_losses):
+            out = part_path(k, v, iterations, part, kind, data)
+            if out.exists() and not overwrite:
+                report(f"kept {out}")
+                written.append(out)
+                continue
+            result = play_part(k, v, iterations, games, part, kind=kind, jobs=jobs)
+            _write(result, out)
+            report(f"{result.format()} ({result.seconds:.0f} s) -> {out}")
+            written.append(out)
+    return written
+
+
+def _write(result, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(result.to_json() + "\n")
+
+
+# ----------------------------------------------------------------------------- agreement
+
+
+@dataclass(frozen=True)
+class AgreementResult:
+    """Same-move rates and visit distances of K-worker against sequential searches.
+
+    ``rows`` has one dict per (K, virtual loss): ``same_move_n`` (fraction of
+    (position, seed) pairs where the K-worker search at N chooses the move of
+    an independent sequential search at N), ``same_move_n_over_k`` (the same
+    against sequential at ``N // K``), ``tv_n`` (mean total variation
+    distance between the two root visit distributions at N), ``mean_nodes``
+    (pool nodes used by the K-worker search). ``anchors`` holds the sequential
+    N / K against sequential N rates for each K (the "all overhead" line).
+    """
+
+    iterations: int
+    workers: list
+    virtual_losses: list
+    kind: str
+    c: float
+    wins: bool
+    plies: list
+    per_ply: int
+    seeds: int
+    seed: int
+    rows: list
+    anchors: dict
+    seconds: float
+    load: list
+    version: str
+    notes: list = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return dataclass_json(self)
+
+    def format(self) -> str:
+        head = (f"{self.iterations} iterations, {self.per_ply * len(self.plies)} positions x "
+                f"{self.seeds} seeds; same move as sequential N (as sequential N/K)")
+        lines = [head]
+        for row in self.rows:
+            lines.append(f"K={row['workers']:>4} vl={row['virtual_loss']}: "
+                         f"{row['same_move_n']:.3f} ({row['same_move_n_over_k']:.3f}), "
+                         f"tv {row['tv_n']:.3f}")
+        lines.append("anchors, sequential N/K vs N: " + ", ".join(
+            f"K={k} {v:.3f}" for k, v in self.anchors.items()))
+        return "\n".join(lines)
+
+
+def _positions(plies, per_ply: int, seed: int) -> list:
+    rng, found = make_rng(seed), []
+    for depth in plies:
+        made = 0
+        while made < per_ply:
+            state = UltimateTicTacToe()
+            for _ in range(depth):
+                if state.is_terminal():
+                    break
+                moves = state.legal_moves()
+                state = state.play(moves[int(rng.integers(len(moves)))])
+            if not state.is_terminal():
+                found.append(state)
+                made += 1
+    return found
+
+
+class _Runner:
+    """One pool and work arrays reused for every search of :func:`agreement`."""
+
+    def __init__(self, max_workers: int, iterations: int, c: float, wins: bool):
+        self.pool, self.work = engine.new_search(max_workers, 81 * iterations + 2)
+        self.c, self.wins = c, wins
+        self.visits = np.zeros(81, dtype=np.int64)
+
+    def run(self, s, iterations, workers, virtual_loss, kind, xorshift_seed):
+        """(chosen move, root visits in move order 0..80, nodes) of one search."""
+        pool = self.pool
+        pool.reset()
+        engine.search(s, iterations, workers, virtual_loss, KINDS[kind], self.c, self.wins,
+                      fast_uttt.CODINGAME, new_rng(xorshift_seed), pool.used, *pool.arrays(),
+                      *self.work.arrays())
+        by_move = [0] * 81
+        for child in pool.children(0):
+            by_move[int(pool.move[child])] = int(pool.visits[child])
+        return engine.best_move(pool), by_move, pool.count
+
+
+def _tv(a, b) -> float:
+    total_a, total_b = sum(a), sum(b)
+    return 0.5 * math.fsum(abs(x / total_a - y / total_b) for x, y in zip(a, b, strict=True))
+
+
+def agreement(iterations: int = 2000, workers=WORKERS, virtual_losses=VIRTUAL_LOSSES, *,
+              kind: str = "loss", c: float = DEFAULT_C, wins: bool = False,
+              plies=(0, 10, 20, 30), per_ply: int = 5, seeds: int = 4,
+              seed: int = 16) -> AgreementResult:
+    """Same-move rates of K-worker searches at ``iterations`` against sequential ones.
+
+    ``per_ply`` random positions (1 to 100) at each number of ``plies`` (each 0
+    to 40) from the empty board (made with ``make_rng(seed)``); on each,
+    ``seeds`` (1 to 100) xorshift streams: stream ``j`` of position ``p``
+    seeds the sequential search at N with ``seed * 10**6 + 2 * (p * seeds + j)
+    + 1`` and every other search (K workers at N, sequential at ``N // K``)
+    with the next number. So the K-worker and the N // K searches never share
+    draws with the sequential N they are compared with: K = 1 is the noise
+    floor of two independent searches, and the anchor at K is how often N // K
+    iterations of one stream choose what N of another do. (A K-worker search
+    and the N // K search do share a stream; at K = 1 they are the same
+    search.) ``iterations`` 1 to 1,000,000; ``N // K`` is at least 1.
+    """
+    iterations = check_int("iterations", iterations, 1, 1_000_000)
+    workers = [check_int("workers (each)", k, 1, engine.MAX_WORKERS) for k in workers]
+    virtual_losses = [check_int("virtual_losses (each)", v, 0, MAX_VIRTUAL_LOSS)
+                      for v in virtual_losses]
+    kind = check_choice("kind (of virtual loss)", kind, tuple(KINDS))
+    c = check_real("c (the exploration constant)", c, 0.0, 100.0)
+    wins = check_bool("wins (win-taking playouts)", wins)
+    plies = [check_int("plies (each)", p, 0, 40) for p in plies]
+    per_ply = check_int("per_ply", per_ply, 1, 100)
+    seeds = check_int("seeds", seeds, 1, 100)
+    seed = check_int("seed", seed, 0, 10**6)
+    if not workers or not virtual_losses or not plies:
+        raise ValueError("workers, virtual_losses and plies must each hold at least one value.")
+    start, load = time.perf_counter(), list(os.getloadavg())
+    runner = _Runner(max(workers), iterations, c, wins)
+    same = {(k, v): [0, 0, 0] for k in workers for v in virtual_losses}  # n, n/k, nodes
+    distances = {key: [] for key in same}
+    anchor = {k: 0 for k in workers}
+    cases = 0
+    for p, state in enumerate(_positions(plies, per_ply, seed)):
+        s = fast_uttt.to_array(state)
+        for j in range(seeds):
+            base = seed * 10**6 + 2 * (p * seeds + j) + 1
+            move_n, visits_n, _ = runner.run(s, iterations, 1, 0, kind, base)
+            cases += 1
+            for k in workers:
+                move_k = runner.run(s, max(1, iterations // k), 1, 0, kind, base + 1)[0]
+                anchor[k] += move_k == move_n
+                for v in virtual_losses:
+                    move, visits, nodes = runner.run(s, iterations, k, v, kind, base + 1)
+                    tally = same[k, v]
+                    tally[0] += move == move_n
+                    tally[1] += move == move_k
+                    tally[2] += nodes
+                    distances[k, v].append(_tv(visits, visits_n))
+    rows = [{"workers": k, "virtual_loss": v, "same_move_n": same[k, v][0] / cases,
+             "same_move_n_over_k": same[k, v][1] / cases,
+             "tv_n": math.fsum(distances[k, v]) / cases, "mean_nodes": same[k, v][2] / cases}
+            for k in workers for v in virtual_losses]
+    return AgreementResult(
+        iterations=iterations, workers=workers, virtual_losses=virtual_losses, kind=kind, c=c,
+        wins=wins, plies=plies, per_ply=per_ply, seeds=seeds, seed=seed, rows=rows,
+        anchors={str(k): anchor[k] / cases for k in workers},
+        seconds=time.perf_counter() - start, load=load, version=__version__, notes=[
+            ("K = 1 rows: two independent sequential searches (the noise floor); anchors: "
+             "sequential N // K against sequential N (the workers worth N / K iterations)"),
+            TIME_NOTE])
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.parallel_model",
+                                     description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("match", help="one part of a K-workers-against-1 match")
+    m.add_argument("--workers", type=int, required=True)
+    m.add_argument("--virtual-loss", type=int, required=True)
+    s = sub.add_parser("sweep", help="every K and virtual loss, one part each")
+    s.add_argument("--workers", type=int, nargs="+", default=list(WORKERS))
+    s.add_argument("--virtual-loss", type=int, nargs="+", default=list(VIRTUAL_LOSSES))
+    s.add_argument("--overwrite", action="store_true")
+    for p in (m, s):
+        p.add_argument("--iterations", type=int, default=10_000)
+        p.add_argument("--games", type=int, default=20)
+        p.add_argument("--part", type=int, default=0)
+        p.add_argument("--kind", choices=tuple(KINDS), default="loss")
+        p.add_argument("--jobs", type=int, default=1)
+        p.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    a = sub.add_parser("agreement", help="same-move rates against sequential searches")
+    a.add_argument("--iterations", type=int, default=10_000)
+    a.add_argument("--workers", type=int, nargs="+", default=list(WORKERS))
+    a.add_argument("--virtual-loss", type=int, nargs="+", default=list(VIRTUAL_LOSSES))
+    a.add_argument("--kind", choices=tuple(KINDS), default="loss")
+    a.add_argument("--per-ply", type=int, default=5)
+    a.add_argument("--seeds", type=int, default=4)
+    a.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    args = parser.parse_args(argv)
+    if args.command == "sweep":
+        sweep(args.workers, args.virtual_loss, args.iterations, args.games, args.part,
+              kind=args.kind, data=args.data, jobs=args.jobs, overwrite=args.overwrite)
+        return 0
+    if args.command == "match":
+        result = play_part(args.workers, args.virtual_loss, args.iterations, args.games,
+                           args.part, kind=args.kind, jobs=args.jobs)
+        out = part_path(args.workers, args.virtual_loss, args.iterations, args.part, args.kind,
+                        args.data)
+    else:
+        result = agreement(args.iterations, args.workers, args.virtual_loss, kind=args.kind,
+                           per_ply=args.per_ply, seeds=args.seeds)
+        tag = "" if args.kind == "loss" else f"_{args.kind}"
+        out = Path(args.data) / f"agreement_uttt_{args.iterations}it{tag}.json"
+    _write(result, out)
+    print(result.format())
+    print(f"seconds {result.seconds:.0f}, load {os.getloadavg()}; written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
