@@ -152,26 +152,34 @@ def tictactoe_tables(evaluator: Callable, start=None) -> GameTables:
                       value)
 
 
-def make_recurrent_fn(tables: GameTables) -> Callable:
-    """mctx's ``recurrent_fn`` over ``tables``: the embedding is a batch of row numbers.
+def make_recurrent_fn(tables: GameTables | None = None) -> Callable:
+    """mctx's ``recurrent_fn`` over the tables: the embedding is a batch of row numbers.
 
-    Build it inside the precision context the search runs in (:func:`run_policy` does).
+    With ``tables`` the arrays are built in (call it inside the precision
+    context the search runs in); without, the function reads them from mctx's
+    ``params`` argument, which must then be :func:`table_params` (this is how
+    :func:`run_policy` calls it, so that tables of the same size, e.g. from
+    another evaluator, reuse one compilation).
     """
-    next_state = jnp.asarray(tables.next_state)
-    reward = jnp.asarray(tables.reward)
-    discount = jnp.asarray(tables.discount)
-    prior_logits = jnp.asarray(tables.prior_logits)
-    value = jnp.asarray(tables.value)
+    fixed = None if tables is None else table_params(tables)
 
     def recurrent_fn(params, rng_key, action, embedding):
-        del params, rng_key  # the model is exact and deterministic
-        child = next_state[embedding, action]
-        out = mctx.RecurrentFnOutput(reward=reward[embedding, action],
-                                     discount=discount[embedding, action],
-                                     prior_logits=prior_logits[child], value=value[child])
+        del rng_key  # the model is exact and deterministic
+        arrays = params if fixed is None else fixed
+        child = arrays["next_state"][embedding, action]
+        out = mctx.RecurrentFnOutput(reward=arrays["reward"][embedding, action],
+                                     discount=arrays["discount"][embedding, action],
+                                     prior_logits=arrays["prior_logits"][child],
+                                     value=arrays["value"][child])
         return out, child
 
     return recurrent_fn
+
+
+def table_params(tables: GameTables) -> dict:
+    """The model's arrays as JAX arrays (float64 inside ``jax.enable_x64(True)``)."""
+    return {name: jnp.asarray(getattr(tables, name))
+            for name in ("next_state", "reward", "discount", "prior_logits", "value")}
 
 
 def make_root(tables: GameTables, rows: Sequence[int]):
@@ -192,9 +200,9 @@ def run_policy(policy: Callable, tables: GameTables, rows: Sequence[int], num_si
                *, seed: int = 0, x64: bool = True, **policy_kwargs):
     """Run ``policy`` (``mctx.muzero_policy``, ``mctx.gumbel_muzero_policy``) on a batch of rows.
 
-    One jitted function per (tables, policy, num_simulations, batch size,
-    keywords, precision), kept for later calls (compiling costs about 10 s of
-    CPU). ``policy_kwargs`` go to the policy unchanged (e.g.
+    One jitted function per (policy, num_simulations, keywords, precision),
+    kept for later calls; it compiles again only for a new batch size or
+    table size (compiling costs about 10 s of CPU). ``policy_kwargs`` go to the policy unchanged (e.g.
     ``dirichlet_fraction=0.0``, ``pb_c_init=1.25``,
     ``max_num_considered_actions=4``, ``gumbel_scale=1.0``); they must be
     hashable. ``seed`` makes the ``jax.random.PRNGKey`` of the whole batch.
@@ -240,25 +248,26 @@ def _recording_loop(record: list) -> Callable:
 
 def _run(policy, tables, rows, num_simulations, seed, x64, history, policy_kwargs):
     rows = np.asarray(rows, dtype=np.int32)
-    key = (id(tables), policy, int(num_simulations), len(rows),
-           tuple(sorted(policy_kwargs.items())), bool(x64), history)
+    # The tables travel as mctx's params (arguments, not constants): jax.jit compiles again
+    # only for new shapes, so tables of another evaluator reuse the compiled search.
+    key = (policy, int(num_simulations), tuple(sorted(policy_kwargs.items())), bool(x64),
+           history)
     with jax.enable_x64(bool(x64)):
         if key not in _COMPILED:
-            recurrent_fn = make_recurrent_fn(tables)
+            recurrent_fn = make_recurrent_fn()
 
-            def search(rng_key, root, invalid_actions):
+            def search(params, rng_key, root, invalid_actions):
                 record: list = []
                 extra = {"loop_fn": _recording_loop(record)} if history else {}
-                out = policy(params=(), rng_key=rng_key, root=root, recurrent_fn=recurrent_fn,
-                             num_simulations=num_simulations, invalid_actions=invalid_actions,
-                             **extra, **policy_kwargs)
+                out = policy(params=params, rng_key=rng_key, root=root,
+                             recurrent_fn=recurrent_fn, num_simulations=num_simulations,
+                             invalid_actions=invalid_actions, **extra, **policy_kwargs)
                 return out, (record[0] if history else None)
 
-            # The tables object is kept with the function, so its id() cannot be reused.
-            _COMPILED[key] = (jax.jit(search), tables)
-        search, _ = _COMPILED[key]
+            _COMPILED[key] = jax.jit(search)
         root, invalid_actions = make_root(tables, rows)
-        out, visits = search(jax.random.PRNGKey(seed), root, invalid_actions)
+        out, visits = _COMPILED[key](table_params(tables), jax.random.PRNGKey(seed), root,
+                                     invalid_actions)
         out = jax.tree.map(np.asarray, out)
         return out, (None if visits is None else np.asarray(visits).astype(np.int64))
 
@@ -270,4 +279,4 @@ def root_visits(output) -> np.ndarray:
 
 __all__ = ["ILLEGAL_LOGIT", "NUM_ACTIONS", "GameTables", "make_recurrent_fn", "make_root",
            "reachable_states", "root_visits", "run_policy", "run_policy_with_history",
-           "tictactoe_tables"]
+           "table_params", "tictactoe_tables"]
