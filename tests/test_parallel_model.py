@@ -191,16 +191,17 @@ def test_bad_search_input_is_refused_with_a_sentence():
         exp.agreement(100, per_ply=0)
 
 
-def test_agreement_is_deterministic_and_one_worker_is_the_noise_floor():
+def test_agreement_is_deterministic_and_one_worker_is_the_sequential_anchor():
     kwargs = {"workers": (1, 4), "virtual_losses": (0, 2), "plies": (0, 20), "per_ply": 2,
-              "seeds": 2}
+              "seeds": 2, "reference": 3}
     first = exp.agreement(300, **kwargs)
     assert first.rows == exp.agreement(300, **kwargs).rows
     one = [r for r in first.rows if r["workers"] == 1]
-    assert one[0]["same_move_n"] == one[1]["same_move_n"] == first.anchors["1"]
-    assert one[0]["same_move_n_over_k"] == 1.0
+    assert one[0]["reference_move"] == one[1]["reference_move"] == first.anchors["1"]
+    assert one[0]["same_move_n_over_k"] == 1.0  # K = 1 at N is the sequential search at N / 1
     assert all(0.0 <= r["tv_n"] <= 1.0 for r in first.rows)
     assert not math.isclose(sum(r["tv_n"] for r in first.rows), 0.0)
+    assert "reference move" in first.format()
 
 
 def test_the_command_line_writes_and_reads_a_part(tmp_path, capsys):

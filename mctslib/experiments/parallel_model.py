@@ -18,18 +18,19 @@ measurements, stored as JSON under ``data/parallel/`` (commands in its README):
   pair of one part meets the same openings and the same B streams, so the
   curves over K are paired. :func:`sweep` runs the grid (K in
   :data:`WORKERS`, virtual loss in :data:`VIRTUAL_LOSSES`).
-* :func:`agreement`: no games, a few seconds: on a fixed set of positions, how
-  often the K-worker search at N iterations chooses the same move as an
-  independent sequential search at N, and as one at N / K (and the total
-  variation distance between their root visit distributions). Why this
-  measure: a match only sees the move played, so the chosen move is what the
-  overhead can cost; the same-move rate needs no reference answer (UTTT
-  positions have none), and it has two anchors measured alongside: K = 1
-  (two independent sequential searches at N, the noise floor: no overhead)
-  and the agreement of sequential N / K with sequential N (the workers worth
-  only N / K iterations: all overhead). Where the K-worker rate falls
-  between the two says how much of the parallel work was wasted. Distances
-  are summed with ``math.fsum`` (a fixed order, no BLAS).
+* :func:`agreement`: no games, about a minute: on a fixed set of positions,
+  how often the K-worker search at N iterations chooses the *reference move*
+  (that of a sequential search ten times as long), against two anchors
+  measured alongside: the sequential search at N (no overhead) and at N / K
+  (the K workers worth only N / K iterations, all overhead). Where the K-worker
+  rate falls between the two says how much of the parallel work was wasted.
+  Why this measure: a match only sees the move played, so the chosen move is
+  what the overhead can cost, and a longer search is the best answer we have
+  for a UTTT position (there is no solved value). Also stored: how often it
+  chooses the move of an independent sequential search at N (two searches at
+  N agree only so often: the noise floor, the K = 1 row), and the total
+  variation distance between their root visit distributions. Sums of
+  fractions use ``math.fsum`` (a fixed order, no BLAS).
 
 Command line (``python -m mctslib.experiments.parallel_model --help``)::
 
@@ -54,7 +55,7 @@ import numpy as np
 from .._checks import check_bool, check_choice, check_int, check_real
 from .._version import __version__
 from ..bots.uttt import random_openings
-from ..bots.virtual_loss import DEFAULT_C, VirtualLossSpec
+from ..bots.virtual_loss import DEFAULT_C, NODES_PER_ITERATION, VirtualLossSpec
 from ..fast import uttt as fast_uttt
 from ..fast import uttt_virtual_loss as engine
 from ..fast.xorshift import new_rng
@@ -220,18 +221,23 @@ def _write(result, out: Path) -> None:
 
 @dataclass(frozen=True)
 class AgreementResult:
-    """Same-move rates and visit distances of K-worker against sequential searches.
+    """How often K-worker searches choose the reference move, and agree with sequential ones.
 
-    ``rows`` has one dict per (K, virtual loss): ``same_move_n`` (fraction of
-    (position, seed) pairs where the K-worker search at N chooses the move of
-    an independent sequential search at N), ``same_move_n_over_k`` (the same
-    against sequential at ``N // K``), ``tv_n`` (mean total variation
-    distance between the two root visit distributions at N), ``mean_nodes``
-    (pool nodes used by the K-worker search). ``anchors`` holds the sequential
-    N / K against sequential N rates for each K (the "all overhead" line).
+    ``rows`` has one dict per (K, virtual loss), fractions over the (position,
+    stream) pairs: ``reference_move`` (the K-worker search at N chooses the
+    position's reference move, that of a sequential search of
+    ``reference * N`` iterations), ``same_move_n`` (it chooses the move of an
+    independent sequential search at N), ``same_move_n_over_k`` (of the
+    sequential search at ``N // K`` on its own stream), ``tv_n`` (mean total
+    variation distance between its root visit distribution and the sequential
+    N one's) and ``mean_nodes``. ``anchors[K]`` is how often the sequential
+    search at ``N // K`` chooses the reference move: K = 1 gives the
+    sequential search at N (no overhead), larger K the line where the K
+    workers would be worth only N / K iterations (all overhead).
     """
 
     iterations: int
+    reference: int
     workers: list
     virtual_losses: list
     kind: str
@@ -253,13 +259,14 @@ class AgreementResult:
 
     def format(self) -> str:
         head = (f"{self.iterations} iterations, {self.per_ply * len(self.plies)} positions x "
-                f"{self.seeds} seeds; same move as sequential N (as sequential N/K)")
+                f"{self.seeds} streams; reference move ({self.reference} x N sequential) / same "
+                f"move as sequential N / as sequential N/K / visit distance to sequential N")
         lines = [head]
         for row in self.rows:
             lines.append(f"K={row['workers']:>4} vl={row['virtual_loss']}: "
-                         f"{row['same_move_n']:.3f} ({row['same_move_n_over_k']:.3f}), "
-                         f"tv {row['tv_n']:.3f}")
-        lines.append("anchors, sequential N/K vs N: " + ", ".join(
+                         f"{row['reference_move']:.3f} / {row['same_move_n']:.3f} / "
+                         f"{row['same_move_n_over_k']:.3f} / {row['tv_n']:.3f}")
+        lines.append("sequential N/K, reference move: " + ", ".join(
             f"K={k} {v:.3f}" for k, v in self.anchors.items()))
         return "\n".join(lines)
 
@@ -281,13 +288,18 @@ def _positions(plies, per_ply: int, seed: int) -> list:
     return found
 
 
-class _Runner:
-    """One pool and work arrays reused for every search of :func:`agreement`."""
+def _stream(seed: int, position: int, stream: int, role: int) -> int:
+    """A 64-bit xorshift seed of its own for each (position, stream, role)."""
+    key = (position, stream, role)
+    return int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1, np.uint64)[0])
 
-    def __init__(self, max_workers: int, iterations: int, c: float, wins: bool):
-        self.pool, self.work = engine.new_search(max_workers, 81 * iterations + 2)
+
+class _Runner:
+    """One pool and work arrays reused for the searches of :func:`agreement`."""
+
+    def __init__(self, max_workers: int, capacity: int, c: float, wins: bool):
+        self.pool, self.work = engine.new_search(max_workers, capacity)
         self.c, self.wins = c, wins
-        self.visits = np.zeros(81, dtype=np.int64)
 
     def run(self, s, iterations, workers, virtual_loss, kind, xorshift_seed):
         """(chosen move, root visits in move order 0..80, nodes) of one search."""
@@ -309,21 +321,22 @@ def _tv(a, b) -> float:
 
 def agreement(iterations: int = 2000, workers=WORKERS, virtual_losses=VIRTUAL_LOSSES, *,
               kind: str = "loss", c: float = DEFAULT_C, wins: bool = False,
-              plies=(0, 10, 20, 30), per_ply: int = 5, seeds: int = 4,
+              plies=(0, 10, 20, 30), per_ply: int = 5, seeds: int = 4, reference: int = 10,
               seed: int = 16) -> AgreementResult:
-    """Same-move rates of K-worker searches at ``iterations`` against sequential ones.
+    """The search overhead without games: K-worker searches at N against sequential ones.
 
     ``per_ply`` random positions (1 to 100) at each number of ``plies`` (each 0
-    to 40) from the empty board (made with ``make_rng(seed)``); on each,
-    ``seeds`` (1 to 100) xorshift streams: stream ``j`` of position ``p``
-    seeds the sequential search at N with ``seed * 10**6 + 2 * (p * seeds + j)
-    + 1`` and every other search (K workers at N, sequential at ``N // K``)
-    with the next number. So the K-worker and the N // K searches never share
-    draws with the sequential N they are compared with: K = 1 is the noise
-    floor of two independent searches, and the anchor at K is how often N // K
-    iterations of one stream choose what N of another do. (A K-worker search
-    and the N // K search do share a stream; at K = 1 they are the same
-    search.) ``iterations`` 1 to 1,000,000; ``N // K`` is at least 1.
+    to 40) from the empty board (made with ``make_rng(seed)``). On position
+    ``p``, one sequential search of ``reference * N`` iterations (``reference``
+    1 to 100) gives the reference move; then for each of ``seeds`` (1 to 100)
+    streams ``j``: a sequential search at N, and on another stream every
+    K-worker search at N and the sequential search at ``N // K`` (at least 1).
+    Each (p, j, role) has its own xorshift seed from
+    ``SeedSequence(seed, spawn_key=(p, j, role))``, so the searches compared
+    with the sequential N one never share its draws: K = 1 is the noise floor
+    of two independent searches. ``iterations`` 1 to 1,000,000. Pools are
+    large enough never to fill (81 nodes an iteration; the reference search
+    16 an iteration, the bots' allowance, :data:`~mctslib.bots.virtual_loss.NODES_PER_ITERATION`).
     """
     iterations = check_int("iterations", iterations, 1, 1_000_000)
     workers = [check_int("workers (each)", k, 1, engine.MAX_WORKERS) for k in workers]
@@ -335,43 +348,47 @@ def agreement(iterations: int = 2000, workers=WORKERS, virtual_losses=VIRTUAL_LO
     plies = [check_int("plies (each)", p, 0, 40) for p in plies]
     per_ply = check_int("per_ply", per_ply, 1, 100)
     seeds = check_int("seeds", seeds, 1, 100)
-    seed = check_int("seed", seed, 0, 10**6)
+    reference = check_int("reference (times the iterations)", reference, 1, 100)
+    seed = check_int("seed", seed, 0)
     if not workers or not virtual_losses or not plies:
         raise ValueError("workers, virtual_losses and plies must each hold at least one value.")
     start, load = time.perf_counter(), list(os.getloadavg())
-    runner = _Runner(max(workers), iterations, c, wins)
-    same = {(k, v): [0, 0, 0] for k in workers for v in virtual_losses}  # n, n/k, nodes
-    distances = {key: [] for key in same}
+    runner = _Runner(max(workers), 81 * iterations + 2, c, wins)
+    long_runner = _Runner(1, NODES_PER_ITERATION * reference * iterations + 100, c, wins)
+    tally = {(k, v): [0, 0, 0, 0] for k in workers for v in virtual_losses}
+    distances = {key: [] for key in tally}
     anchor = {k: 0 for k in workers}
     cases = 0
     for p, state in enumerate(_positions(plies, per_ply, seed)):
         s = fast_uttt.to_array(state)
+        best = long_runner.run(s, reference * iterations, 1, 0, kind, _stream(seed, p, 0, 2))[0]
         for j in range(seeds):
-            base = seed * 10**6 + 2 * (p * seeds + j) + 1
-            move_n, visits_n, _ = runner.run(s, iterations, 1, 0, kind, base)
+            move_n, visits_n, _ = runner.run(s, iterations, 1, 0, kind, _stream(seed, p, j, 0))
+            other = _stream(seed, p, j, 1)
             cases += 1
             for k in workers:
-                move_k = runner.run(s, max(1, iterations // k), 1, 0, kind, base + 1)[0]
-                anchor[k] += move_k == move_n
+                move_k = runner.run(s, max(1, iterations // k), 1, 0, kind, other)[0]
+                anchor[k] += move_k == best
                 for v in virtual_losses:
-                    move, visits, nodes = runner.run(s, iterations, k, v, kind, base + 1)
-                    tally = same[k, v]
-                    tally[0] += move == move_n
-                    tally[1] += move == move_k
-                    tally[2] += nodes
+                    move, visits, nodes = runner.run(s, iterations, k, v, kind, other)
+                    counts = tally[k, v]
+                    counts[0] += move == best
+                    counts[1] += move == move_n
+                    counts[2] += move == move_k
+                    counts[3] += nodes
                     distances[k, v].append(_tv(visits, visits_n))
-    rows = [{"workers": k, "virtual_loss": v, "same_move_n": same[k, v][0] / cases,
-             "same_move_n_over_k": same[k, v][1] / cases,
-             "tv_n": math.fsum(distances[k, v]) / cases, "mean_nodes": same[k, v][2] / cases}
+    rows = [{"workers": k, "virtual_loss": v, "reference_move": tally[k, v][0] / cases,
+             "same_move_n": tally[k, v][1] / cases, "same_move_n_over_k": tally[k, v][2] / cases,
+             "tv_n": math.fsum(distances[k, v]) / cases, "mean_nodes": tally[k, v][3] / cases}
             for k in workers for v in virtual_losses]
     return AgreementResult(
-        iterations=iterations, workers=workers, virtual_losses=virtual_losses, kind=kind, c=c,
-        wins=wins, plies=plies, per_ply=per_ply, seeds=seeds, seed=seed, rows=rows,
-        anchors={str(k): anchor[k] / cases for k in workers},
+        iterations=iterations, reference=reference, workers=workers,
+        virtual_losses=virtual_losses, kind=kind, c=c, wins=wins, plies=plies, per_ply=per_ply,
+        seeds=seeds, seed=seed, rows=rows, anchors={str(k): anchor[k] / cases for k in workers},
         seconds=time.perf_counter() - start, load=load, version=__version__, notes=[
-            ("K = 1 rows: two independent sequential searches (the noise floor); anchors: "
-             "sequential N // K against sequential N (the workers worth N / K iterations)"),
-            TIME_NOTE])
+            ("K = 1 rows: the sequential search on a second stream (same_move_n is the noise "
+             "floor of two independent searches); anchors: how often sequential N // K "
+             "iterations choose the reference move"), TIME_NOTE])
 
 
 # ----------------------------------------------------------------------------- command line
@@ -402,6 +419,7 @@ def main(argv=None) -> int:
     a.add_argument("--kind", choices=tuple(KINDS), default="loss")
     a.add_argument("--per-ply", type=int, default=5)
     a.add_argument("--seeds", type=int, default=4)
+    a.add_argument("--reference", type=int, default=10, help="reference search: this x N")
     a.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args(argv)
     if args.command == "sweep":
@@ -415,7 +433,7 @@ def main(argv=None) -> int:
                         args.data)
     else:
         result = agreement(args.iterations, args.workers, args.virtual_loss, kind=args.kind,
-                           per_ply=args.per_ply, seeds=args.seeds)
+                           per_ply=args.per_ply, seeds=args.seeds, reference=args.reference)
         tag = "" if args.kind == "loss" else f"_{args.kind}"
         out = Path(args.data) / f"agreement_uttt_{args.iterations}it{tag}.json"
     _write(result, out)
