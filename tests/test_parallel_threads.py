@@ -225,3 +225,19 @@ def test_bad_calls_get_sentences():
     two.close()
     with pytest.raises(ValueError, match="closed"):
         two.choose(POSITION)
+
+
+def test_negative_visits_are_counted_in_the_used_regions_only():
+    tree, workers = fast.SharedTree(1_000, 2), [fast.Worker(1), fast.Worker(2)]
+    tree.reset(workers)
+    visits = tree.pool.visits
+    workers[0].region[0] += 5
+    workers[1].region[0] += 3
+    visits[tree.bounds[0] + 4] = -1  # used, region 0
+    visits[tree.bounds[1] + 2] = -2  # used, region 1
+    visits[tree.bounds[1] + 3] = -1  # past region 1's used part: stale, not counted
+    assert fast.tree_negative_visits(tree, workers) == 2
+    assert tree.nodes(workers) == 1 + 5 + 3
+    visits[0] = -1
+    assert fast.tree_negative_visits(tree, workers) == 3
+    assert fast.tree_drift(tree, 10) == 11

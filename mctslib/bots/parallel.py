@@ -24,8 +24,9 @@ Herik 2008; Enzenberger and Mueller 2010):
 Worker 0 always runs in the calling thread; workers 1 .. K-1 run on the bot's
 :class:`~concurrent.futures.ThreadPoolExecutor`, created with the bot and kept
 for its whole life, so no thread is started during a move (handing a task to
-a live thread costs tens of microseconds, starting one about as much again:
-``benchmarks/parallel_speed.py`` measures both). Kernels release the
+a live thread and waiting for it took about 50 microseconds here, starting and
+joining a new one about 180: ``benchmarks/parallel_speed.py`` measures both;
+either is small against a 100 ms move, but the live thread is the cheaper). Kernels release the
 interpreter lock, so the threads run on separate cores at once.
 
 Budgets: ``iterations`` per move and per worker (reproducible for root and
@@ -320,7 +321,7 @@ class ParallelBot:
         nodes = tree.nodes(workers)
         return (int(pool.move[best]), per_worker, nodes, int(pool.visits[0]),
                 fast.tree_drift(tree, sum(per_worker)),
-                int(fast.negative_visits(pool.capacity, pool.visits)))
+                fast.tree_negative_visits(tree, workers))
 
     def _leaf(self, s, scoring, deadline):
         spec, pool, w = self.spec, self.pool, self.worker
@@ -373,8 +374,11 @@ def warm_up(mode: str = "tree") -> None:
     if mode in _warmed_up:
         return
     _warmed_up.add(mode)  # first: the bot built below calls warm_up too
-    ParallelSpec(mode=mode, workers=1, iterations=20, capacity=2000)(0).choose(
-        UltimateTicTacToe())
+    # leaf mode with one worker runs the sequential kernel: two load the prange kernel
+    bot = ParallelSpec(mode=mode, workers=2 if mode == "leaf" else 1, iterations=20,
+                       capacity=2000)(0)
+    bot.choose(UltimateTicTacToe())
+    bot.close()
 
 
 __all__ = ["DEFAULT_MS", "MAX_CAPACITY", "MAX_MS", "MAX_VIRTUAL_LOSS", "MAX_WORKERS", "MODES",
