@@ -8,7 +8,8 @@ Chapter "Many workers and a learned prior" (chapter 8). For each mode of
 ``--ms`` milliseconds from each of three fixed positions four plies in (seeded
 random openings); the iterations it ran divided by its wall time is its rate
 (root and tree: iterations summed over the workers; leaf: tree iterations,
-each with K playouts, and playouts). Repeats are interleaved, every
+each with K playouts, and playouts; leaf with one worker is the sequential
+kernel, as root and tree with one are). Repeats are interleaved, every
 configuration once per position per repeat, so the noise of a shared machine
 hits all alike. Printed: the median rate and its range, the speed-up of 2
 workers over 1 (ratio of medians, and the median of the per-repeat ratios),

@@ -8,6 +8,8 @@ interleaving, with few updates lost; bad input gets ValueError sentences.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -241,3 +243,20 @@ def test_negative_visits_are_counted_in_the_used_regions_only():
     visits[0] = -1
     assert fast.tree_negative_visits(tree, workers) == 3
     assert fast.tree_drift(tree, 10) == 11
+
+
+def test_the_threads_match_command_plays_and_stores():
+    from mctslib.experiments.parallel_threads import ThreadsMatch, threads_match
+
+    result = threads_match(mode="root", workers=2, ms=2.0, games=4, seed=1)
+    assert isinstance(result, ThreadsMatch) and result.games == 4
+    assert result.wins + result.draws + result.losses == 4 and len(result.results) == 4
+    assert result.interval[0] <= result.score <= result.interval[1]
+    assert ThreadsMatch(**{**json.loads(result.to_json()),
+                           "interval": tuple(result.interval),
+                           "pair_interval": tuple(result.pair_interval),
+                           "seconds_per_move": tuple(result.seconds_per_move)}) == result
+    for kwargs, words in (({"games": 5}, "even"), ({"games": 2}, "games"), ({"workers": 1}, "workers"),
+                          ({"mode": "x"}, "mode")):
+        with pytest.raises(ValueError, match=words):
+            threads_match(**kwargs)

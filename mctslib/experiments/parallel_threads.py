@@ -85,12 +85,13 @@ def threads_match(mode: str = "tree", workers: int = 2, ms: float = 100.0, games
                   seed: int = 0) -> ThreadsMatch:
     """Play ``workers`` threads against one, ``ms`` milliseconds a move each; see the module.
 
-    ``games`` must be even (2 to 1,440: two games per distinct 2-ply opening).
+    ``games`` must be even, 4 to 1,440 (two games per distinct 2-ply opening; the
+    pairs' interval needs two pairs).
     Raises ValueError for bad input (the specs' sentences, or ``games``).
     """
     mode = check_choice("mode", mode, MODES)
     workers = check_int("workers", workers, 2, MAX_WORKERS)
-    games = check_int("games", games, 2, 1_440)
+    games = check_int("games", games, 4, 1_440)
     if games % 2:
         raise ValueError(f"games must be even (each opening is played twice, sides swapped), "
                          f"got {games}.")

@@ -242,7 +242,8 @@ def tree_search(root_state, iterations, c, virtual_loss, wins_on, scoring, rng, 
             _barrier()  # read the children only after their count: they are complete
             chosen = _select(node, c, False, first_child, child_count, visits, wins, proven,
                              scores)
-            visits[node] += virtual_loss  # left behind: the threads after us see it
+            if virtual_loss:  # left behind for the threads after us (with none, no store:
+                visits[node] += virtual_loss  # a write takes the cache line from the others)
             node = chosen
             play(scratch, move[node])
             path[depth] = node
