@@ -310,9 +310,9 @@ class ParallelBot:
                                         w.path, w.buf, w.scores, w.copy))
 
         first = run(0, 1)  # worker 0 alone expands the root, as the sequential search does
-        budget = None if spec.iterations is None else spec.iterations
-        jobs = [lambda k=k: _budget(lambda n: run(k, n),
-                                    None if budget is None else budget - (k == 0), deadline)
+        budgets = [None if spec.iterations is None else spec.iterations - (k == 0)
+                   for k in range(spec.workers)]  # worker 0 has run one already
+        jobs = [lambda k=k: _budget(lambda n: run(k, n), budgets[k], deadline)
                 for k in range(spec.workers)]
         per_worker = self._in_parallel(jobs)
         per_worker[0] += first

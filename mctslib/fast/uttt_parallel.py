@@ -29,13 +29,15 @@ once, with no lock:
    A thread builds a node's children in its region *before* the parent can see
    them: :func:`~mctslib.fast.uttt_uct._expand` writes them below a private
    *staging* node (one per thread, past the tree's nodes), then the parent gets
-   ``first_child`` and, after a compiler barrier, ``child_count``. A thread
-   that reads ``child_count > 0`` (then a barrier, then ``first_child``) sees
-   complete children. Two threads that expand the same node at once publish
+   ``first_child`` and, after a fence, ``child_count`` (:func:`_barrier`:
+   neither the compiler nor the processor moves a load or store across it).
+   A thread that reads ``child_count > 0`` (then a fence, then
+   ``first_child``) sees complete children. Two threads that expand the same node at once publish
    equal counts (same position, same moves), so any mix of the two writes is a
    valid child list; the loser's nodes are simply never reached. A thread that
    finds the node already expanded when it is about to publish drops its own
-   children (their region space is reused);
+   children (their region space is reused; only a race inside those few
+   instructions wastes nodes);
 2. *virtual loss* (Chaslot et al.): when a thread leaves a node on its way down
    (and at its leaf, after the expansion decision) it adds ``virtual_loss``
    visits with reward 0 (losses) to it, so the threads behind it see a worse
@@ -47,8 +49,9 @@ once, with no lock:
 3. *tolerated races*: visit and win counters are updated by plain
    read-modify-writes, not atomics, as in Fuego. Two threads updating the same
    counter at the same instant can lose one update: a visit count can end a
-   few visits off (even below zero, for a node with a lost virtual loss, which
-   then scores NaN and is skipped). The kernel reports its iterations exactly
+   few visits off, or even below zero for a rarely visited node whose virtual
+   loss was lost (UCB1 then scores it NaN: a local distortion that further
+   visits may or may not repair, which the lock-free design accepts). The kernel reports its iterations exactly
    (thread-local), so the lost root updates are measured: ``iterations run -
    root visits`` (:func:`tree_drift`). With more than one thread the search is
    **not deterministic**: the threads' interleaving changes from run to run.
@@ -59,8 +62,8 @@ threads) and their rewards are summed into the backup (``visits += K``).
 Playout ``k`` draws from stream ``k`` (stream 0 also drives the tree's
 shuffles), so it is deterministic, and K = 1 is the sequential kernel. A
 playout takes about a microsecond here, so starting and joining the parallel
-region at every iteration costs more than the playouts it shares out
-(``benchmarks/parallel_speed.py`` measures both).
+region at every iteration is expected to cost more than the playouts it
+shares out (``benchmarks/parallel_speed.py`` measures both).
 
 Measured on the book's 2-core machine while other jobs were running (a smoke
 test; ``benchmarks/parallel_speed.py`` is the measurement): the barriers cost
@@ -104,11 +107,11 @@ ROW = 8
 
 @intrinsic
 def _barrier(typingctx):
-    """A compiler barrier (LLVM ``fence seq_cst``): no load or store moves across it.
+    """A fence (LLVM ``fence seq_cst``): no load or store moves across it.
 
-    x86 keeps stores in order and loads in order by itself; the barrier stops
-    the compiler from reordering the publication of a node's children (or the
-    reading of them) for speed.
+    x86 keeps stores in order and loads in order by itself; the fence also
+    stops the compiler from reordering the publication of a node's children
+    (or the reading of them) for speed. Measured: no cost (see the module).
     """
     def codegen(context, builder, signature, args):
         builder.fence("seq_cst")
