@@ -173,7 +173,7 @@ def test_time_budgets_answer_legal_moves_in_every_mode():
     for mode in ("root", "tree", "leaf"):
         bot = ParallelSpec(mode=mode, workers=2, ms=15, c=0.5)(seed=1)
         assert bot.choose(POSITION) in POSITION.legal_moves()
-        assert bot.last.iterations >= 16 and bot.last.seconds < 5.0
+        assert bot.last.iterations >= 4 and bot.last.seconds < 5.0  # a first chunk ran
         bot.close()
 
 

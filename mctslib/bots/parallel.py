@@ -335,21 +335,23 @@ class ParallelBot:
                 s, n, spec.workers, spec.c, spec.wins, scoring, self.rngs, pool.used,
                 *pool.arrays(), w.scratch, w.path, w.buf, w.scores, self.leaves, self.bufs,
                 self.rewards))
-        done = _budget(run, spec.iterations, deadline)
+        # a leaf-parallel iteration can take milliseconds on a busy machine: small chunks
+        least = 16 if spec.workers == 1 else 1
+        done = _budget(run, spec.iterations, deadline, least)
         best = max(pool.children(0), key=lambda child: pool.visits[child])
         return int(pool.move[best]), [done], pool.count, int(pool.visits[0]), 0, 0
 
 
-def _budget(run, iterations: int | None, deadline: float | None) -> int:
+def _budget(run, iterations: int | None, deadline: float | None, least: int = 16) -> int:
     """``run(iterations)``, or chunks of ``run`` until ``deadline``; the iterations run.
 
-    Chunks are sized from the measured rate to take about a millisecond (the
-    first is 64 iterations), as :class:`mctslib.bots.uttt.UTTTBot` does; at
-    least one chunk runs.
+    Chunks are sized from the measured rate to take about a millisecond, at
+    least ``least`` iterations (the first is ``4 * least``), as
+    :class:`mctslib.bots.uttt.UTTTBot` does; at least one chunk runs.
     """
     if deadline is None:
         return run(iterations) if iterations > 0 else 0
-    done, chunk = 0, 64
+    done, chunk = 0, 4 * least
     while True:
         before = time.perf_counter()
         ran = run(chunk)
@@ -358,7 +360,7 @@ def _budget(run, iterations: int | None, deadline: float | None) -> int:
         left = deadline - now
         if left <= 0.0:
             return done
-        chunk = max(16, int(ran / max(now - before, 1e-6) * min(left, 0.001)))
+        chunk = max(least, int(ran / max(now - before, 1e-6) * min(left, 0.001)))
 
 
 _warmed_up: set[str] = set()
