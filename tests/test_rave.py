@@ -7,8 +7,10 @@ import re
 
 import pytest
 
+from mctslib.experiments import rave as rave_experiments
 from mctslib.experiments.harness import single_winning_move_positions
 from mctslib.games import ConnectFour, Hex, SubtractionGame, TicTacToe
+from mctslib.play.arena import play_match
 from mctslib.rng import GeneratorSource
 from mctslib.search.rave import AMAFStats, RAVERule, RAVESearch, hand_beta, mse_beta
 from mctslib.search.uct import Node, UCTSearch
@@ -341,3 +343,16 @@ def test_bad_arguments_of_the_rule_methods_are_named():
         rule.value(child, child)
     assert rule.reference(child) is child  # RAVE: every node reads its own table
     assert rule.value(child, root) == search.root_stats()[0].value
+
+
+def test_a_stored_comparison_has_each_games_letter_in_game_order():
+    # The experiment's letters are the arena's records, one per game, W/D/L for RAVE (A).
+    comparison = rave_experiments.play("hex_quick", "grave vs uct", games=4)
+    game, plies, seed, _ = rave_experiments.EXPERIMENTS["hex_quick"]
+    plan = rave_experiments._plans("hex_quick", "grave vs uct")[0]
+    match = play_match(plan.a, plan.b, rave_experiments._openings(game, plan.games, plies, seed),
+                       4, seed=seed)
+    assert comparison.results == "".join({1.0: "W", 0.5: "D", 0.0: "L"}[r.result_for_a]
+                                         for r in match.records)
+    assert [comparison.results.count(x) for x in "WDL"] == [comparison.wins, comparison.draws,
+                                                            comparison.losses]

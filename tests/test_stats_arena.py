@@ -6,9 +6,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from mctslib.fixed_order import mean, sample_variance
 from mctslib.games import SubtractionGame, SumToFifteen, TicTacToe
-from mctslib.play.arena import MatchResult, RandomPlayer, play_game, play_match
-from mctslib.play.stats import games_for_width, score_interval
+from mctslib.play.arena import GameRecord, MatchResult, RandomPlayer, letters, play_game, play_match
+from mctslib.play.elo_sprt import pair_outcomes
+from mctslib.play.stats import (
+    games_for_width,
+    pair_difference_interval,
+    pair_score_interval,
+    score_interval,
+)
 from mctslib.search.uct import UCTSearch
 
 
@@ -106,3 +113,100 @@ def test_save_and_load_keep_every_parameter(tmp_path):
     assert loaded == result and parameters == {"a": "uct 30", "b": "random", "seed": 2}
     seconds_a, seconds_b = result.seconds_per_move()
     assert seconds_a > 0 and seconds_b >= 0
+
+
+# --- letters: A's result in each game as W, D or L ---------------------------------------------
+
+def test_letters_follow_the_records_and_count_the_match():
+    result = play_match(RandomPlayer, RandomPlayer, TicTacToe(), games=40, seed=5)
+    found = letters(result.records)
+    by_hand = "".join({1.0: "W", 0.5: "D", 0.0: "L"}[r.result_for_a] for r in result.records)
+    assert found == by_hand and len(found) == 40
+    assert (found.count("W"), found.count("D"), found.count("L")) == (
+        result.wins, result.draws, result.losses)
+    assert {"W", "D", "L"} <= set(found)  # random tic-tac-toe: all three happen in 40 games
+    assert letters(tuple(reversed(result.records))) == found[::-1]  # the order given
+    assert letters([]) == ""
+
+
+def _record(result):
+    return GameRecord(0, True, result, 9, 0.0, 0.0, 5, 4)
+
+
+@pytest.mark.parametrize("records, words", [
+    ("WDL", "records must be a sequence of GameRecord"),
+    (5, "records must be a sequence of GameRecord"),
+    ([{"result_for_a": 1.0}], "records\\[0\\] must be a GameRecord"),
+    ([_record(1.0), _record(0.25)], "records\\[1\\].result_for_a must be 1, 0.5 or 0"),
+    ([_record(True)], "records\\[0\\].result_for_a must be 1, 0.5 or 0"),
+    ([_record([1.0])], "records\\[0\\].result_for_a must be 1, 0.5 or 0"),
+])
+def test_letters_refuse_what_is_not_a_game_record(records, words):
+    with pytest.raises(ValueError, match=words):
+        letters(records)
+
+
+# --- pair_difference_interval: two versions of a bot on the same games ----------------------
+
+def test_pair_difference_by_hand():
+    # Pairs (per-game score): A 1, 0.25, 0.75, 0; B 0.5, 0.25, 0.5, 0; differences
+    # 0.5, 0, 0.25, 0: their mean plus or minus z sample standard deviations of the mean.
+    differences = [0.5, 0.0, 0.25, 0.0]
+    centre = sum(differences) / 4
+    spread = math.sqrt(sum((d - centre) ** 2 for d in differences) / 3)
+    half = 1.959963984540054 * spread / 2
+    difference, low, high = pair_difference_interval("WWDLWDLL", "WLDLDDLL")
+    assert difference == 0.1875
+    assert low == pytest.approx(centre - half, abs=1e-15)
+    assert high == pytest.approx(centre + half, abs=1e-15)
+    # Letters or points, lists or strings: the same games.
+    assert pair_difference_interval([1, 1, 0.5, 0, 1, 0.5, 0, 0],
+                                    list("WLDLDDLL")) == (difference, low, high)
+
+
+def test_pair_difference_is_the_chapters_formula_and_antisymmetric():
+    ours = "WWDLWDLLWWWDLLDW" * 3
+    best = "WLDLDDLLWWDDWLLD" * 3
+    per_game = [{"W": 1.0, "D": 0.5, "L": 0.0}[a] - {"W": 1.0, "D": 0.5, "L": 0.0}[b]
+                for a, b in zip(ours, best)]
+    pairs = [(per_game[i] + per_game[i + 1]) / 2 for i in range(0, len(per_game), 2)]
+    half = 1.959963984540054 * math.sqrt(sample_variance(pairs) / len(pairs))
+    difference, low, high = pair_difference_interval(ours, best)
+    assert difference == mean(pairs)
+    assert (low, high) == pytest.approx((mean(pairs) - half, mean(pairs) + half), abs=1e-14)
+    swapped = pair_difference_interval(best, ours)
+    assert swapped == pytest.approx((-difference, -high, -low), abs=1e-14)
+    assert pair_difference_interval(ours, ours) == (0.0, 0.0, 0.0)
+    narrow = pair_difference_interval(ours, best, confidence=0.5)
+    assert low < narrow[1] < difference < narrow[2] < high
+
+
+def test_pair_difference_against_draws_is_the_pair_score_interval_shifted():
+    ours = "WWDLWDLLWDDWLWWL"
+    score, low, high = pair_score_interval(pair_outcomes(ours))
+    assert pair_difference_interval(ours, "D" * len(ours)) == pytest.approx(
+        (score - 0.5, low - 0.5, high - 0.5), abs=1e-14)
+
+
+def test_pair_difference_stays_within_minus_one_and_one():
+    # Pair differences 1, 1, 1, -1: mean 0.5, sample standard deviation 1, half-width 0.98.
+    difference, low, high = pair_difference_interval("WWWWWWLL", "LLLLLLWW")
+    assert difference == 0.5 and high == 1.0  # 1.48, clipped
+    assert low == pytest.approx(0.5 - 1.959963984540054 / 2, abs=1e-15)
+    assert pair_difference_interval("WWWW", "LLLL") == (1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("args, words", [
+    (("WWDL", "WWD"), "the same games, got 4 and 3"),
+    (("WWD", "WWD"), "whole pairs"),
+    (("WL", "LW"), "at least two, got 2 games"),
+    (("WWDX", "WWDL"), "results_a\\[3\\] must be a game result"),
+    (("WWDL", [1, 0.25, 0, 0]), "results_b\\[1\\] must be a game result"),
+    (("WWDL", [True, 1, 0, 0]), "results_b\\[0\\] must be a game result"),
+    ((b"WWDL", "WWDL"), "results_a must be a sequence of game results"),
+    (("WWDL", 4), "results_b must be a sequence of game results"),
+    (("WWDL", "WWDL", 1.0), "confidence"),
+])
+def test_pair_difference_bad_input_is_named(args, words):
+    with pytest.raises(ValueError, match=words):
+        pair_difference_interval(*args)

@@ -1,5 +1,6 @@
 """Arena bots on a tree or a DAG, the stored transposition matches and memory, widening data."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -93,6 +94,11 @@ def test_a_part_replays_game_for_game_and_parts_combine(tmp_path):
     total = tx.combine([loaded, other])
     assert total["games"] == 6 and total["parts"] == [0, 1]
     assert total["wins"] == small.wins + other.wins
+    # Every game's letter, parts in the order of their numbers whatever order they come in.
+    assert total["results"] == small.results + other.results
+    assert tx.combine([other, loaded]) == total
+    assert [total["results"].count(x) for x in "WDL"] == [total[k] for k in
+                                                          ("wins", "draws", "losses")]
     (tmp_path / "x").mkdir()
     tx.part_path("connect_four", "100it", 1, tmp_path / "x").write_text(other.to_json())
     tx.part_path("connect_four", "100it", 0, tmp_path / "x").write_text(small.to_json())
@@ -103,9 +109,24 @@ def test_a_part_replays_game_for_game_and_parts_combine(tmp_path):
         tx.combine([small, small])
     with pytest.raises(ValueError, match="not of the same match"):
         tx.combine([small, tx.play_part("connect_four", 50, games=2, part=2, seed=5)])
+    cut = dataclasses.replace(other, part=3, results=other.results[:1])  # a letter lost
+    with pytest.raises(ValueError, match="results hold 5 letters for 6 games"):
+        tx.combine([small, cut])
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(ValueError, match="does not hold a MatchPart"):
         tx.load_part(tmp_path / "bad.json")
+
+
+def test_a_parts_letters_are_the_arenas_records():
+    part = tx.play_part("connect_four", 60, games=6, part=0, seed=3)
+    c = tx.DEFAULT_C["connect_four"]
+    a = DagSpec(game="connect_four", table=True, rule="uct2", c=c, iterations=60)
+    b = DagSpec(game="connect_four", table=False, rule="uct2", c=c, iterations=60)
+    match = play_match(a, b, tx.openings("connect_four", 3, 4, 3, 0), 6,
+                       seed=np.random.SeedSequence(3, spawn_key=(0,)))
+    assert part.results == "".join({1.0: "W", 0.5: "D", 0.0: "L"}[r.result_for_a]
+                                   for r in match.records)
+    assert (part.wins, part.draws, part.losses) == (match.wins, match.draws, match.losses)
 
 
 def test_play_part_checks():

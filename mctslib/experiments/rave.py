@@ -39,14 +39,12 @@ from ..fast import hex as fast_hex
 from ..fast import hex_uct
 from ..fast.xorshift import new_rng
 from ..games.hex import Hex
-from ..play.arena import play_match
+from ..play.arena import letters, play_match
 from ..play.openings import distinct_random_positions
 from ..search.rave import _hand_beta, _mse_beta
 from .stored import dataclass_json
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "rave"
-#: Letters of a game's result for bot A.
-_LETTER = {1.0: "W", 0.5: "D", 0.0: "L"}
 
 
 # ------------------------------------------------------------------------ openings
@@ -237,7 +235,7 @@ def play(name: str, label: str, games: int | None = None, jobs: int = 1) -> Comp
     low, high = match.interval
     return Comparison(plan.label, _spec_dict(plan.a), _spec_dict(plan.b), match.games,
                       match.wins, match.draws, match.losses, match.score, [low, high],
-                      "".join(_LETTER[r.result_for_a] for r in match.records),
+                      letters(match.records),
                       time.perf_counter() - start, before, list(os.getloadavg()),
                       list(match.seconds_per_move()))
 

@@ -10,7 +10,8 @@ under ``data/transpositions/`` (regeneration commands in its README.md):
   iterations or equal time per move. A match of many games is stored in
   *parts* of a few hundred games, each its own file and its own seed
   ``SeedSequence(seed, spawn_key=(part,))`` and openings; :func:`combine`
-  adds them up (wins, draws, losses, 95% Wilson interval). Re-running the
+  adds them up (wins, draws, losses, 95% Wilson interval, and every game's
+  letter, parts in order: what the chapter's tables take). Re-running the
   first ``n`` games of a part with the same arguments gives the stored first
   ``n`` games (the arena spawns game ``i``'s streams by index), which is how
   the chapter checks a stored match in seconds.
@@ -48,7 +49,7 @@ from ..fast import uttt as fast_uttt
 from ..fast.xorshift import new_rng
 from ..games.connect_four import ConnectFour
 from ..games.uttt import UltimateTicTacToe
-from ..play.arena import play_match
+from ..play.arena import letters, play_match
 from ..play.openings import distinct_random_positions
 from ..play.stats import score_interval
 from ..rng import make_rng
@@ -188,14 +189,13 @@ def play_part(game: str = "connect_four", iterations: int | None = 10_000,
     result = play_match(a, b, starts, games, seed=np.random.SeedSequence(seed, spawn_key=(part,)),
                         jobs=jobs, description=f"{game} part {part}")
     seconds = time.perf_counter() - start
-    letters = "".join("W" if r.result_for_a == 1.0 else "L" if r.result_for_a == 0.0 else "D"
-                      for r in result.records)
     label = lambda spec: ("DAG " + spec.rule) if spec.table else "tree"
     return MatchPart(
         game=game, part=part, seed=seed, games=games, a=_spec_dict(a, label(a)),
         b=_spec_dict(b, label(b)), opening_plies=plies, wins=result.wins, draws=result.draws,
         losses=result.losses, score=result.score, interval_95=list(result.interval),
-        results=letters, seconds=seconds, seconds_per_move=list(result.seconds_per_move()),
+        results=letters(result.records), seconds=seconds,
+        seconds_per_move=list(result.seconds_per_move()),
         load_before=load_before, load_after=list(os.getloadavg()), machine=_machine(jobs),
         notes=[TIME_NOTE] if iterations is not None else [
             TIME_NOTE, "equal-time match: its games depend on the machine's speed and load"])
@@ -223,7 +223,11 @@ def load_part(path) -> MatchPart:
 def combine(parts) -> dict:
     """The parts of one match added up: games, W/D/L, score and 95% Wilson interval.
 
-    Raises ValueError if the parts differ in their bots, game or seed, or repeat a part.
+    ``results`` holds every game's letter (W/D/L for A), parts in the order
+    of their numbers, each part's games in game order: games ``2k`` and
+    ``2k + 1`` still share an opening, so the string can be scored in pairs
+    (:func:`mctslib.play.elo_sprt.pair_outcomes`). Raises ValueError if the
+    parts differ in their bots, game or seed, or repeat a part.
     """
     parts = list(parts)
     if not parts:
@@ -238,16 +242,23 @@ def combine(parts) -> dict:
             raise ValueError(f"part {p.part} is not of the same match as part {first.part}.")
     wins, draws, losses = (sum(getattr(p, k) for p in parts) for k in ("wins", "draws", "losses"))
     score, low, high = score_interval(wins, draws, losses)
+    results = "".join(p.results for p in sorted(parts, key=lambda p: p.part))
+    if len(results) != wins + draws + losses:  # a hand-edited file, or one cut short
+        raise ValueError(f"the parts' results hold {len(results):,} letters for "
+                         f"{wins + draws + losses:,} games.")
     return {"game": first.game, "a": first.a["label"], "b": first.b["label"],
             "parts": sorted(numbers), "games": wins + draws + losses, "wins": wins,
-            "draws": draws, "losses": losses, "score": score, "interval_95": [low, high]}
+            "draws": draws, "losses": losses, "score": score, "interval_95": [low, high],
+            "results": results}
 
 
 def load_match(game: str, budget: str, data=DEFAULT_DATA, tag: str = "") -> dict:
     """Every stored part of one match, added up by :func:`combine` (what the chapter prints).
 
-    ``budget`` as in the file names (``"10000it"``, ``"100ms"``). Raises
-    ValueError if no part is stored.
+    ``budget`` as in the file names (``"10000it"``, ``"100ms"``), ``tag`` the
+    suffix of a variant (``"_naive"``, ``"_confirm"``): the files
+    ``{game}_{budget}{tag}_part*.json`` in ``data``. The chapter's tables take
+    the ``results`` letters. Raises ValueError if no part is stored.
     """
     game = check_choice("game", game, GAMES)
     paths = sorted(Path(data).glob(f"{game}_{budget}{tag}_part*.json"))

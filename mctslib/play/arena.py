@@ -60,6 +60,43 @@ class GameRecord:
     moves_b: int = field(compare=False)
 
 
+#: A's result in a game as a letter: win, draw, loss (``GameRecord.result_for_a`` 1, 0.5, 0).
+RESULT_LETTERS = {1.0: "W", 0.5: "D", 0.0: "L"}
+
+
+def letters(records) -> str:
+    """A's result in each game as one letter, W, D or L, in the order of ``records``.
+
+    ``records`` are :class:`GameRecord` objects, e.g. ``MatchResult.records``
+    (game order: games ``2k`` and ``2k + 1`` share an opening, the string that
+    :func:`mctslib.play.elo_sprt.pair_outcomes` and the stored experiments
+    take). Raises ValueError if ``records`` is not a sequence of game records,
+    or one holds a result for A other than 1, 0.5 or 0.
+
+    >>> letters([GameRecord(0, True, 1.0, 9, 0.0, 0.0, 5, 4),
+    ...          GameRecord(1, False, 0.5, 9, 0.0, 0.0, 4, 5)])
+    'WD'
+    """
+    if isinstance(records, (str, bytes)) or not isinstance(records, Iterable):
+        raise ValueError(f"records must be a sequence of GameRecord (e.g. MatchResult.records), "
+                         f"got {type(records).__name__}.")
+    found = []
+    for index, record in enumerate(records):
+        if not isinstance(record, GameRecord):
+            raise ValueError(f"records[{index}] must be a GameRecord, got "
+                             f"{type(record).__name__}.")
+        result = record.result_for_a
+        try:  # a truth value is not a result (True == 1.0 would otherwise read as a win)
+            letter = None if isinstance(result, bool) else RESULT_LETTERS.get(result)
+        except TypeError:  # unhashable: not a number
+            letter = None
+        if letter is None:
+            raise ValueError(f"records[{index}].result_for_a must be 1, 0.5 or 0 (A's result), "
+                             f"got {result!r:.40}.")
+        found.append(letter)
+    return "".join(found)
+
+
 @dataclass(frozen=True)
 class MatchResult:
     """Games from A's point of view, with a 95% Wilson interval for A's score."""

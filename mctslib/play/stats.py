@@ -9,6 +9,9 @@ decision needs (:func:`games_for_width`, and the power of a match:
 from game pairs that share an opening (:func:`game_spread`,
 :func:`pair_spread`, :func:`pair_score_interval`) and the logistic Elo scale
 (:func:`score_from_elo`, :func:`elo_from_score`, :func:`elo_interval`).
+Chapter "Enhancements that matter" compares two versions of a bot that
+played the same games (same openings, same seeds) pair by pair:
+:func:`pair_difference_interval`.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import math
 from statistics import NormalDist
 
 from .._checks import MAX_EXACT_COUNT, check_choice, check_int, check_real, is_sequence, shown
+from .sprt import _letter
 
 
 def _z(confidence: float) -> float:
@@ -314,6 +318,83 @@ def pair_score_interval(pair_counts, confidence: float = 0.95) -> tuple[float, f
     score = math.fsum(count * value for count, value in zip(counts, values)) / pairs
     half_width = z * _count_spread(counts, values) / math.sqrt(pairs)
     return score, max(0.0, score - half_width), min(1.0, score + half_width)
+
+
+#: Points of a loss, draw and win, doubled (whole numbers: a pair's sum is exact).
+_HALF_POINTS = {"L": 0, "D": 1, "W": 2}
+
+
+def pair_difference_interval(results_a, results_b,
+                             confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean per-game score difference of two paired series and its normal interval.
+
+    Chapter "Enhancements that matter". ``results_a`` and ``results_b`` are
+    the games of two versions of a bot, A and B, against the same opponent
+    on the same games: game ``i`` of both series has the same opening and
+    the same seeds, and games ``2k`` and ``2k + 1`` share an opening with the
+    sides swapped (as the arena orders them, see :func:`pair_score_interval`).
+    Pair ``k`` gives one observation, A's per-game score on its two games
+    minus B's: ``(a[2k] + a[2k + 1] - b[2k] - b[2k + 1]) / 2``, one of -1,
+    -0.75, ..., 1. Returned: ``(difference, low, high)``, the mean of these
+    observations plus or minus ``z`` sample standard deviations of that mean
+    (normal approximation, clipped to [-1, 1]); the same interval as
+    :func:`pair_score_interval`, built from differences instead of scores.
+    Against a series of draws only, it is that interval shifted by -0.5 (up
+    to rounding and clipping).
+
+    Pairing removes what the two series share (a lopsided opening, a lucky
+    seed), so the interval is narrower than the difference of two separate
+    intervals when the versions mostly agree game by game.
+
+    Parameters
+    ----------
+    results_a, results_b : sequence of "W", "D", "L" or 1, 0.5, 0
+        A's and B's results, game for game, the same even number of games
+        (at least four: two pairs).
+    confidence : float
+        Of the interval, strictly between 0 and 1 (default 0.95).
+
+    Examples
+    --------
+    Pair by pair A scored 1, 0.25, 0.75, 0 and B 0.5, 0.25, 0.5, 0:
+
+    >>> [round(x, 3) for x in pair_difference_interval("WWDLWDLL", "WLDLDDLL")]
+    [0.188, -0.047, 0.422]
+    """
+    a = _half_points("results_a", results_a)
+    b = _half_points("results_b", results_b)
+    if len(a) != len(b):
+        raise ValueError(f"results_a and results_b must hold the same games, got {len(a):,} "
+                         f"and {len(b):,} games.")
+    if len(a) % 2 or len(a) < 4:
+        raise ValueError(f"results_a and results_b must hold whole pairs (games 2k and 2k + 1 "
+                         f"share an opening), at least two, got {len(a):,} games.")
+    z = _z(confidence)
+    # A pair's difference in quarter points, -4 to 4: counted, then spread as the pairs are.
+    counts = [0] * 9
+    for k in range(0, len(a), 2):
+        counts[a[k] + a[k + 1] - b[k] - b[k + 1] + 4] += 1
+    values = tuple((quarter - 4) / 4.0 for quarter in range(9))
+    pairs = len(a) // 2
+    difference = math.fsum(count * value for count, value in zip(counts, values)) / pairs
+    half_width = z * _count_spread(counts, values) / math.sqrt(pairs)
+    return difference, max(-1.0, difference - half_width), min(1.0, difference + half_width)
+
+
+def _half_points(name: str, results) -> list[int]:
+    """Each game's points for A, doubled (0, 1, 2), checked; ``name`` names the parameter."""
+    # A string of letters is a sequence of games; bytes (numbers) and 0-d arrays are not.
+    if not (isinstance(results, str) or is_sequence(results)):
+        raise ValueError(f"{name} must be a sequence of game results (W, D, L or 1, 0.5, 0), "
+                         f"got {shown(results)}.")
+    points = []
+    for index, result in enumerate(results):
+        try:
+            points.append(_HALF_POINTS[_letter(result)])
+        except ValueError:
+            raise ValueError(f"{name}[{index}] must be a game result, W, D, L or 1, 0.5, 0, "
+                             f"got {shown(result)}.") from None
+    return points
 
 
 def _pair_counts(pair_counts) -> tuple[int, ...]:
