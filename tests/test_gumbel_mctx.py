@@ -11,20 +11,24 @@ its improved policy (``action_weights``) within 1e-12:
     ``policies.py`` makes them: ``_, key = jax.random.split(rng_key)``, then
     ``jax.random.gumbel(key, (batch, 9))``, and passed to our search.
 
-Two evaluators: the seeded random one, and the uniform one (uniform priors, value 0),
-whose exact ties test the tie-breaking (first move in order = mctx's lowest index). Also
+Three evaluators: the seeded random one; the uniform one (uniform priors, value 0), whose
+exact ties test the tie-breaking (first move in order = mctx's lowest index); and the
+random one with prior 0 on every third legal move (our logit -inf, mctx's -1e30, both
+floored at -1e9 in the root score). Also
 ``max_num_considered_actions=3`` (fewer considered moves than legal ones, not a power of
 two) at 8 and 32 simulations. Our search uses ``CompletedQ(num_actions=9)``: mctx's
 rescaling counts the illegal actions of its fixed 9-action arrays as unvisited actions.
 
 mctx runs in float64 (``jax.enable_x64`` as a context): in float32 its rounding would
 differ from ours by about 1e-7 and could flip close comparisons. One jitted function per
-budget serves both noise settings and both evaluators (the scale and the tables are
+budget serves both noise settings and all evaluators (the scale and the tables are
 arguments). XLA compiles it at optimisation level 0, three times faster (about 2 s of
 CPU instead of 6); the equalities hold at the default level too (checked by hand once).
 """
 
 from __future__ import annotations
+
+import math
 
 import jax
 import jax.numpy as jnp
@@ -49,7 +53,18 @@ PER_DEPTH = 16
 #: mctx's key for the whole batch.
 KEY_SEED = 7
 FAST_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
-EVALUATORS = {"random": random_evaluator(31), "uniform": uniform_evaluator}
+_RANDOM = random_evaluator(31)
+
+
+def sparse_evaluator(state):
+    """The random evaluator with prior 0 on every third legal move (the second, fifth...)."""
+    priors, value = _RANDOM(state)
+    kept = {move: (0.0 if i % 3 == 1 else p) for i, (move, p) in enumerate(priors.items())}
+    total = math.fsum(kept.values())
+    return {move: p / total for move, p in kept.items()}, value
+
+
+EVALUATORS = {"random": _RANDOM, "uniform": uniform_evaluator, "sparse": sparse_evaluator}
 
 _COMPILED: dict = {}
 
