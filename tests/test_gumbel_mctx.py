@@ -36,7 +36,8 @@ import jax.numpy as jnp
 import mctx
 import numpy as np
 import pytest
-from mctx_tables import (
+
+from mctslib.experiments.mctx_tables import (
     NUM_ACTIONS,
     make_recurrent_fn,
     make_root,
@@ -44,7 +45,6 @@ from mctx_tables import (
     table_params,
     tictactoe_tables,
 )
-
 from mctslib.search.gumbel import CompletedQ, GumbelMuZeroSearch
 from mctslib.search.puct import random_evaluator, uniform_evaluator
 

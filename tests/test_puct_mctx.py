@@ -20,7 +20,8 @@ import jax.numpy as jnp
 import mctx
 import numpy as np
 import pytest
-from mctx_tables import (
+
+from mctslib.experiments.mctx_tables import (
     ILLEGAL_LOGIT,
     NUM_ACTIONS,
     root_visits,
@@ -28,7 +29,6 @@ from mctx_tables import (
     run_policy_with_history,
     tictactoe_tables,
 )
-
 from mctslib.search.puct import MCTX_OPTIONS, PUCTSearch, random_evaluator
 
 BUDGETS = (8, 32, 100)

@@ -1,4 +1,4 @@
-"""Tic-tac-toe as JAX tables, so that DeepMind's mctx can search it (test helper, chapter 8).
+"""Tic-tac-toe as JAX tables, so that DeepMind's mctx can search it (chapter 8 and its tests).
 
 The chapter 'Many workers and a learned prior' checks the readable PUCT
 (:mod:`mctslib.search.puct`) and Gumbel MuZero against ``mctx``. mctx searches
@@ -9,7 +9,7 @@ and the embedding of a node is its row number.
 
 How to use it (the whole run happens in float64, see below)::
 
-    from mctx_tables import tictactoe_tables, run_policy, root_visits
+    from mctslib.experiments.mctx_tables import tictactoe_tables, run_policy, root_visits
     import mctx
     tables = tictactoe_tables(evaluator)           # evaluator(state) -> (priors, value)
     rows = [tables.index[state] for state in positions]
