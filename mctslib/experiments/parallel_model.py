@@ -60,7 +60,7 @@ from ..fast import uttt as fast_uttt
 from ..fast import uttt_virtual_loss as engine
 from ..fast.xorshift import new_rng
 from ..games.uttt import UltimateTicTacToe
-from ..play.arena import play_match
+from ..play.arena import letters, play_match
 from ..rng import make_rng
 from ..search.parallel import KINDS, MAX_VIRTUAL_LOSS
 from .stored import dataclass_json, load_dataclass
@@ -143,14 +143,12 @@ def play_part(workers: int = 8, virtual_loss: int = 1, iterations: int = 10_000,
     result = play_match(a, b, starts, games, seed=np.random.SeedSequence(seed, spawn_key=(part,)),
                         jobs=jobs, description=f"{_label(a)} vs K=1, part {part}")
     seconds = time.perf_counter() - start
-    letters = "".join("W" if r.result_for_a == 1.0 else "L" if r.result_for_a == 0.0 else "D"
-                      for r in result.records)
     return MatchPart(
         game="uttt", part=part, seed=seed, games=games,
         a={"label": _label(a), "describe": a.describe(), **asdict(a)},
         b={"label": _label(b), "describe": b.describe(), **asdict(b)}, opening_plies=plies,
         wins=result.wins, draws=result.draws, losses=result.losses, score=result.score,
-        interval_95=list(result.interval), results=letters, seconds=seconds,
+        interval_95=list(result.interval), results=letters(result.records), seconds=seconds,
         seconds_per_move=list(result.seconds_per_move()), load_before=load_before,
         load_after=list(os.getloadavg()), machine=_machine(jobs), notes=[TIME_NOTE])
 
