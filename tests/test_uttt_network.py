@@ -189,3 +189,13 @@ def test_stored_weights_are_small_and_described():
     x, h1, h2, logits = net.empty_work(weights)
     value = net.evaluate(engine.to_array(UltimateTicTacToe()), *weights, x, h1, h2, logits)
     assert -1 <= value <= 1 and np.isfinite(logits).all()
+
+
+def test_puct_player_and_the_match_command(capsys):
+    player = exp.PUCTPlayer(50, seed=1)
+    state = UltimateTicTacToe.from_moves([40])
+    assert player.choose(state) in state.legal_moves()
+    with pytest.raises(ValueError, match="iterations"):
+        exp.PUCTPlayer(0)
+    assert exp.main(["match", "--games", "2", "--iters", "20", "--uct-iters", "20"]) == 0
+    assert "vs UCT 20 it" in capsys.readouterr().out

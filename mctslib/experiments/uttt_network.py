@@ -561,9 +561,28 @@ def _sample_states(data: SelfPlayData, rows, count: int, seed: int) -> np.ndarra
     return data.states[np.sort(pick)]
 
 
+def _match(args) -> int:
+    """PUCT (``--iters``, ``--c-puct``, ``--mix``) against the UCT bot (``--uct-iters``)."""
+    import functools
+
+    from ..play.arena import play_match
+    games = check_int("games", args.games, 2, 2 * MAX_OPENINGS)
+    result = play_match(functools.partial(PUCTPlayer, args.iters, args.c_puct, args.mix, True,
+                                          args.weights),
+                        functools.partial(UTTTBot, f"uct:c=0.5,iters={args.uct_iters},wins=on,"
+                                          "solver=on"),
+                        random_openings(games // 2, 2, seed=11), games, seed=args.seed + 5)
+    w, d, n = result.wins, result.draws, games
+    score = (w + 0.5 * d) / n
+    half = 1.96 * math.sqrt(max((w + 0.25 * d) / n - score * score, 0.0) / n)
+    print(f"PUCT {args.iters} it (c {args.c_puct}, mix {args.mix}) vs UCT {args.uct_iters} it: "
+          f"{w}-{d}-{result.losses}, score {score:.3f} [{score - half:.3f}, {score + half:.3f}]")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.uttt_network")
-    parser.add_argument("command", choices=("selfplay", "train", "measure"))
+    parser.add_argument("command", choices=("selfplay", "train", "measure", "match"))
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help=f"self-play positions (default {DEFAULT_DATA})")
     parser.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS)
@@ -572,6 +591,9 @@ def main(argv=None) -> int:
     parser.add_argument("--hidden", type=int, nargs="+", default=[128])
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--max-seconds", type=float, default=300.0)
+    parser.add_argument("--uct-iters", type=int, default=1000, help="match: the UCT bot's")
+    parser.add_argument("--c-puct", type=float, default=1.5, help="match")
+    parser.add_argument("--mix", type=float, default=0.5, help="match: playout weight at leaves")
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--l2", type=float, default=1e-5)
     parser.add_argument("--seed", type=int, default=0)
@@ -582,6 +604,8 @@ def main(argv=None) -> int:
         print(json.dumps(data.params))
         print(f"{len(data)} positions written to {path}")
         return 0
+    if args.command == "match":
+        return _match(args)
     data = load_self_play(args.data)
     if args.command == "train":
         result = train(data, hidden=args.hidden, epochs=args.epochs, seed=args.seed,
