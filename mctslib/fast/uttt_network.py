@@ -31,15 +31,21 @@ starts from its bias and adds ``x[i] * W[i, k]`` for ``i`` ascending, skipping
 the inputs that are zero (most features, and the hidden units ReLU cut off).
 The loop over ``k`` is the inner one, so the compiler can vectorise it
 without reordering any sum. :func:`forward_reference` is the same in plain
-Python (the tests compare bit for bit); the JAX forward pass used in training
-agrees to about 1e-6.
+Python (the tests compare bit for bit); the float32 JAX forward pass used in
+training (:func:`mctslib.experiments.uttt_network.jax_forward`) agrees within
+1e-5 (the tests).
+
+Cost, measured on the book's 2-core machine (``data/network/README.md``):
+features and forward pass of the stored 270-128-(81+1) network about 4 us,
+one random playout from the same positions about 0.5 us: a network call
+costs about 8 playouts.
 
 Public API: Python ``features_reference(state)``, ``forward_reference(x, weights)``,
-``load_weights(path)``, :class:`Weights`, ``empty_work(weights)``; compiled
-``features(s, out)``, ``forward(x, w1, b1, w2, b2, wp, bp, wv, bv, h1, h2, logits)
--> value``, ``evaluate(s, ..., x, h1, h2, logits) -> value``,
-``softmax_legal(logits, moves, n, out)``, and the timing loops
-``evaluate_many`` and ``playout_many``.
+``as_weights(arrays)``, ``load_weights(path)``, :class:`Weights`, ``empty_work(weights)``;
+compiled ``features(s, out)``, ``features_rows(states, out)``,
+``forward(x, w1, b1, w2, b2, wp, bp, wv, bv, h1, h2, logits) -> value``,
+``evaluate(s, ..., x, h1, h2, logits) -> value``, ``softmax_legal(logits, moves, n, out)``,
+and the timing loops ``evaluate_many`` and ``playout_many``.
 """
 
 from __future__ import annotations
