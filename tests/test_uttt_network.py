@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from mctslib.experiments import uttt_network as exp
+from mctslib.experiments import uttt_network_play as play
 from mctslib.fast import uttt as engine
 from mctslib.fast import uttt_network as net
 from mctslib.games.uttt import UltimateTicTacToe
@@ -172,7 +174,7 @@ def test_tiny_training_saves_and_loads(tmp_path):
                               getattr(result["weights"], name).astype(np.float32))
     meta = json.loads(path.with_suffix(".json").read_text())
     assert meta["features_version"] == net.FEATURES_VERSION and meta["hidden"] == [8]
-    cost = exp.forward_cost(loaded, result["data"].states[:20], repeats=1, rounds=1)
+    cost = play.forward_cost(loaded, result["data"].states[:20], repeats=1, rounds=1)
     assert cost["network_us"] > 0 and cost["playout_us"] > 0
     with pytest.raises(ValueError, match="each of hidden"):
         exp.train(result["data"], hidden=(0,))
@@ -191,11 +193,98 @@ def test_stored_weights_are_small_and_described():
     assert -1 <= value <= 1 and np.isfinite(logits).all()
 
 
-def test_puct_player_and_the_match_command(capsys):
-    player = exp.PUCTPlayer(50, seed=1)
+def test_puct_player_with_iterations_or_milliseconds():
+    player = play.PUCTPlayer(50, weights=STORED, seed=1)
     state = UltimateTicTacToe.from_moves([40])
-    assert player.choose(state) in state.legal_moves()
+    assert player.choose(state) in state.legal_moves() and player.last_iterations == 50
+    again = play.PUCTPlayer(50, weights=STORED, seed=1)
+    assert [again.choose(state) for _ in range(3)] == [player.choose(state) for _ in range(3)]
+    timed = play.PUCTPlayer(ms=20, mix=0.5, weights=STORED, seed=1)
+    start = time.perf_counter()
+    assert timed.choose(state) in state.legal_moves()
+    spent = time.perf_counter() - start
+    assert 0.02 <= spent < 1.0 and timed.last_iterations > 64  # past the first chunk
+    assert sum(timed.pool.root_visits().values()) == timed.last_iterations - 1
     with pytest.raises(ValueError, match="iterations"):
-        exp.PUCTPlayer(0)
-    assert exp.main(["match", "--games", "2", "--iters", "20", "--uct-iters", "20"]) == 0
-    assert "vs UCT 20 it" in capsys.readouterr().out
+        play.PUCTPlayer(0, weights=STORED)
+    with pytest.raises(ValueError, match="not both"):
+        play.PUCTPlayer(100, ms=10, weights=STORED)
+    with pytest.raises(ValueError, match="ms"):
+        play.PUCTPlayer(ms=0, weights=STORED)
+    with pytest.raises(ValueError, match="mix"):
+        play.PUCTPlayer(10, mix=1.5, weights=STORED)
+
+
+def test_a_stored_match_repeats_letter_for_letter(tmp_path, capsys):
+    out = tmp_path / "stored.json"
+    # through the old command line, which hands match over to the play module
+    assert exp.main(["match", "--games", "4", "--iters", "30", "--uct-iters", "40",
+                     "--weights", str(STORED), "--out", str(out)]) == 0
+    assert "written to" in capsys.readouterr().out
+    stored = play.load_part(out)
+    assert stored.games == 4 and len(stored.results) == 4 and set(stored.results) <= set("WDL")
+    assert stored.wins + stored.draws + stored.losses == 4
+    assert stored.a["iterations"] == 30 and stored.b["iterations"] == 40
+    assert stored.b["spec"].startswith("uct:c=0.5,") and "iters=40" in stored.b["spec"]
+    assert not stored.a["timed"] and stored.machine["mctslib"]
+    again = play.play_part(30, 4, 0, uct_iterations=40, weights=STORED)
+    assert again.results == stored.results and again.a == stored.a and again.b == stored.b
+
+
+def test_parts_are_stored_by_name_and_combined(tmp_path):
+    common = ["match", "--iters", "20", "--c-puct", "1.5", "--mix", "0.5",
+              "--weights", str(STORED), "--data", str(tmp_path)]
+    assert play.main([*common, "--games", "4", "--part", "1"]) == 0
+    assert play.main([*common, "--games", "2", "--part", "0"]) == 0
+    name = "uttt_puct20it_c1.5_mix0.5_vs_uct20it_part1.json"
+    assert play.part_path(20, 1, data=tmp_path) == tmp_path / name and (tmp_path / name).exists()
+    parts = [play.load_part(play.part_path(20, p, data=tmp_path)) for p in (0, 1)]
+    total = play.load_match(20, data=tmp_path)
+    assert total["parts"] == [0, 1] and total["games"] == 6
+    assert total["results"] == parts[0].results + parts[1].results
+    assert total["wins"] == parts[0].wins + parts[1].wins and not total["timed"]
+    assert total["seconds_per_move"] == [p.seconds_per_move for p in parts]
+    assert 0 <= total["interval_95"][0] <= total["score"] <= total["interval_95"][1] <= 1
+    # a part of another match (another mix) or a part given twice is refused
+    other = play.play_part(20, 2, 2, mix=0.25, weights=STORED)
+    (tmp_path / "other.json").write_text(other.to_json())
+    files = [play.part_path(20, 0, data=tmp_path), tmp_path / "other.json"]
+    with pytest.raises(ValueError, match="not of the same match"):
+        play.load_match(paths=files)
+    with pytest.raises(ValueError, match="parts repeat"):
+        play.load_match(paths=[files[0], files[0]])
+
+
+def test_a_timed_match_is_marked_and_measured(tmp_path):
+    part = play.play_part(games=2, ms=5, weights=STORED)
+    assert part.a["timed"] and part.b["timed"] and part.a["ms"] == part.b["ms"] == 5
+    assert part.a["iterations"] is None and "first_ms=5" in part.b["spec"]
+    assert any("timed match" in note for note in part.notes)
+    assert all(0.004 < seconds < 0.5 for seconds in part.seconds_per_move)
+    assert play.part_path(ms=5).name == "uttt_puct5ms_c1.5_mix0.5_vs_uct5ms_part0.json"
+
+
+def test_bad_match_arguments_are_named(tmp_path):
+    with pytest.raises(ValueError, match="not both"):
+        play.load_match(1000, ms=100)
+    with pytest.raises(ValueError, match="no stored part matches"):
+        play.load_match(1000, data=tmp_path)
+    with pytest.raises(ValueError, match="uct_iterations must be None in a timed match"):
+        play.load_match(ms=100, uct_iterations=1000)
+    with pytest.raises(ValueError, match="mix"):
+        play.load_match(1000, mix=2)
+    with pytest.raises(ValueError, match="tag"):
+        play.load_match(1000, tag="../x")
+    with pytest.raises(ValueError, match="at least one"):
+        play.load_match(paths=[])
+    with pytest.raises(ValueError, match="paths must be a list"):
+        play.load_match(paths="a.json")
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(ValueError, match="does not hold a MatchPart"):
+        play.load_match(paths=[tmp_path / "bad.json"])
+    with pytest.raises(ValueError, match="games"):
+        play.play_part(10, 1, weights=STORED)
+    with pytest.raises(ValueError, match="part"):
+        play.play_part(10, 2, 1000, weights=STORED)
+    with pytest.raises(ValueError, match="weights"):
+        play.play_part(10, 2, weights=tmp_path / "none.npz")

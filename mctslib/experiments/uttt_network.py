@@ -21,10 +21,14 @@ search"): the expert is our fast UCT bot, the apprentice the network.
    (whole games, so that no position of a held-out game is trained on). Every
    training position is used under one of the 8 symmetries of the board,
    drawn at random each epoch.
-3. :func:`evaluate_network` and :func:`forward_cost`: how well the network
-   predicts (top-1 agreement with the most visited move, value error against
-   a constant predictor) and what a network call costs in random playouts.
+3. :func:`evaluate_network`: how well the network predicts (top-1 agreement
+   with the most visited move, value error against a constant predictor).
 4. :func:`tiny_training`: the whole pipeline in seconds, for the notebook.
+
+What plays and what measures play (the cost of a network call, search
+speeds, :class:`~mctslib.experiments.uttt_network_play.PUCTPlayer` and the
+stored matches) is in :mod:`mctslib.experiments.uttt_network_play`, which
+imports this module (so this one imports it only inside :func:`main`).
 
 JAX and optax are imported inside the functions that need them, so that
 ``import mctslib`` does not need JAX.
@@ -38,8 +42,8 @@ Command line (long runs on one core: ``taskset -c 0``; times in ``data/network/R
 The self-play positions go to :data:`DEFAULT_DATA` (outside git, about 9 MB);
 ``train`` writes :data:`DEFAULT_WEIGHTS` and its JSON sidecar; ``measure``
 adds the cost of a network call and the search speeds to the sidecar.
-:class:`PUCTPlayer` plays the network inside :mod:`mctslib.fast.uttt_puct` for
-:func:`mctslib.play.arena.play_match`.
+``python -m mctslib.experiments.uttt_network match ...`` hands its arguments
+to the match command of :mod:`mctslib.experiments.uttt_network_play`.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ import itertools
 import json
 import math
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -64,10 +69,9 @@ from ..fast import uttt_network as net
 from ..progress import progress_bar
 from ..rng import make_rng
 
-__all__ = ["DEFAULT_DATA", "DEFAULT_WEIGHTS", "PUCTPlayer", "SelfPlayData", "evaluate_network",
-           "forward_cost", "jax_forward", "load_self_play", "main", "params_to_weights",
-           "save_weights", "search_speed", "self_play", "symmetry_gathers", "symmetry_moves",
-           "tiny_training", "train"]
+__all__ = ["DEFAULT_DATA", "DEFAULT_WEIGHTS", "SelfPlayData", "evaluate_network", "jax_forward",
+           "load_self_play", "main", "params_to_weights", "save_weights", "self_play",
+           "symmetry_gathers", "symmetry_moves", "tiny_training", "train"]
 
 #: Where the self-play positions go (outside git: they are regenerated, only weights are kept).
 DEFAULT_DATA = Path(tempfile.gettempdir()) / "mctsbook-network" / "selfplay.npz"
@@ -444,39 +448,6 @@ def evaluate_network(weights: net.Weights, data: SelfPlayData, rows=None) -> dic
             "value_mse": math.fsum(sq) / len(rows), "constant_value_mse": constant}
 
 
-def forward_cost(weights: net.Weights, states, *, repeats: int = 5, rounds: int = 7,
-                 seed: int = 0) -> dict:
-    """Microseconds of one network evaluation (features + forward) and of one random playout.
-
-    Both run over the same ``states`` (rows of state arrays), ``repeats`` passes
-    per timing, alternating network and playouts for ``rounds`` rounds; the
-    medians give ``ratio`` = network cost / playout cost, the number N of the
-    chapter (a network call costs as much as N playouts). The times are the
-    process's CPU time (``network_us``, ``playout_us``: on a loaded machine
-    wall time also counts the waits for a core) and wall time (``*_wall_us``).
-    """
-    states = np.ascontiguousarray(states, dtype=np.int64)
-    repeats, rounds = check_int("repeats", repeats, 1), check_int("rounds", rounds, 1)
-    work = net.empty_work(weights)
-    rng, scratch = engine.new_rng(seed + 1), np.zeros(engine.STATE_SIZE, dtype=np.int64)
-    net.evaluate_many(states[:1], 1, *weights, *work)  # compile / load before timing
-    net.playout_many(states[:1], 1, rng, scratch)
-    times = {"network": [], "playout": [], "network_wall": [], "playout_wall": []}
-    per_call = 1e6 / (repeats * len(states))
-    for _ in range(rounds):
-        for name, run in (("network", lambda: net.evaluate_many(states, repeats, *weights, *work)),
-                          ("playout", lambda: net.playout_many(states, repeats, rng, scratch))):
-            wall, cpu = time.perf_counter(), time.process_time()
-            run()
-            times[name].append((time.process_time() - cpu) * per_call)
-            times[name + "_wall"].append((time.perf_counter() - wall) * per_call)
-    medians = {f"{name}_us": float(np.median(values)) for name, values in times.items()}
-    return {**medians, "ratio": medians["network_us"] / medians["playout_us"],
-            "ratio_wall": medians["network_wall_us"] / medians["playout_wall_us"],
-            "positions": len(states), "repeats": repeats, "rounds": rounds,
-            "load": list(os.getloadavg())}
-
-
 def tiny_training(games: int = 4, iterations: int = 200, epochs: int = 2, hidden=(32,),
                   seed: int = 0, log=print) -> dict:
     """The whole pipeline in a few seconds (for the notebook): self-play, training, check.
@@ -491,68 +462,6 @@ def tiny_training(games: int = 4, iterations: int = 200, epochs: int = 2, hidden
     return result
 
 
-def search_speed(weights: net.Weights, states, iterations: int = 2000, rounds: int = 3,
-                 mixes=(0.0, 0.5)) -> dict:
-    """Iterations per second of the PUCT kernel (network leaves) and of the UCT bot's kernel.
-
-    Each search runs ``iterations`` iterations from every row of ``states``:
-    PUCT with each leaf mix of ``mixes`` (0: the network's value alone; 0.5:
-    half network, half one random playout), and the bot
-    ``uct:c=0.5,wins=on,solver=on`` (whose search stops early on a proven
-    root). Interleaved per round; medians over ``rounds`` of the process's
-    CPU time (the machine is shared).
-    """
-    from ..fast import uttt_puct
-    states = [s for s in np.asarray(states, dtype=np.int64) if s[engine.OUTCOME] == engine.ONGOING]
-    bot = UTTTBot(f"uct:c=0.5,iters={iterations},wins=on,solver=on", seed=1)
-    pool, work = uttt_puct.PUCTPool(82 * iterations + 82), uttt_puct.new_work(weights)
-    rng = engine.new_rng(1)
-    uttt_puct.puct_search(states[0], 2, weights, pool, work, rng, mix=0.5)  # compile / load
-    rates = {f"puct_mix_{mix:g}_per_s": [] for mix in mixes}
-    rates["uct_per_s"] = []
-    for _ in range(rounds):
-        for mix in mixes:
-            t = time.process_time()
-            for s in states:
-                uttt_puct.puct_search(s, iterations, weights, pool, work, rng, mix=mix)
-            rates[f"puct_mix_{mix:g}_per_s"].append(
-                iterations * len(states) / (time.process_time() - t))
-        t, done = time.process_time(), 0
-        for s in states:
-            bot.choose(engine.from_array(s))
-            done += bot.last.iterations
-        rates["uct_per_s"].append(done / (time.process_time() - t))
-    return {**{name: float(np.median(v)) for name, v in rates.items()},
-            "iterations": iterations, "positions": len(states), "rounds": rounds,
-            "load": list(os.getloadavg())}
-
-
-class PUCTPlayer:
-    """A player for :func:`mctslib.play.arena.play_match`: the PUCT kernel with the network.
-
-    ``iterations`` per move; ``c``, ``mix`` and ``use_policy`` as in
-    :func:`mctslib.fast.uttt_puct.puct_search`; ``weights`` a path (default the
-    stored network); ``seed`` seeds the playouts (through ``make_rng``).
-    """
-
-    def __init__(self, iterations: int = 1000, c: float = 1.5, mix: float = 0.0,
-                 use_policy: bool = True, weights=DEFAULT_WEIGHTS, seed=None):
-        from ..fast import uttt_puct
-        self.iterations = check_int("iterations", iterations, 1, 10_000_000)
-        self.c, self.mix, self.use_policy = c, mix, use_policy
-        self.weights = net.load_weights(weights)
-        self.pool = uttt_puct.PUCTPool(min(82 * self.iterations + 82, 20_000_000))
-        self.work = uttt_puct.new_work(self.weights)
-        self.rng = engine.new_rng(int(make_rng(seed).integers(2**63)))
-        self._search = uttt_puct.puct_search
-
-    def choose(self, state) -> int:
-        return self._search(engine.to_array(state), self.iterations, self.weights, self.pool,
-                            self.work, self.rng, c=self.c, mix=self.mix,
-                            use_policy=self.use_policy,
-                            scoring=engine.scoring_code(state.scoring))
-
-
 def _sample_states(data: SelfPlayData, rows, count: int, seed: int) -> np.ndarray:
     """``count`` positions still on from ``rows`` (drawn with ``make_rng(seed)``)."""
     rows = np.asarray(rows)
@@ -561,28 +470,15 @@ def _sample_states(data: SelfPlayData, rows, count: int, seed: int) -> np.ndarra
     return data.states[np.sort(pick)]
 
 
-def _match(args) -> int:
-    """PUCT (``--iters``, ``--c-puct``, ``--mix``) against the UCT bot (``--uct-iters``)."""
-    import functools
-
-    from ..play.arena import play_match
-    games = check_int("games", args.games, 2, 2 * MAX_OPENINGS)
-    result = play_match(functools.partial(PUCTPlayer, args.iters, args.c_puct, args.mix, True,
-                                          args.weights),
-                        functools.partial(UTTTBot, f"uct:c=0.5,iters={args.uct_iters},wins=on,"
-                                          "solver=on"),
-                        random_openings(games // 2, 2, seed=11), games, seed=args.seed + 5)
-    w, d, n = result.wins, result.draws, games
-    score = (w + 0.5 * d) / n
-    half = 1.96 * math.sqrt(max((w + 0.25 * d) / n - score * score, 0.0) / n)
-    print(f"PUCT {args.iters} it (c {args.c_puct}, mix {args.mix}) vs UCT {args.uct_iters} it: "
-          f"{w}-{d}-{result.losses}, score {score:.3f} [{score - half:.3f}, {score + half:.3f}]")
-    return 0
-
-
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["match"]:
+        # The play module imports this one (DEFAULT_WEIGHTS): imported here, not at the top.
+        from .uttt_network_play import main as match_main
+        return match_main(argv)
     parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.uttt_network")
-    parser.add_argument("command", choices=("selfplay", "train", "measure", "match"))
+    parser.add_argument("command", choices=("selfplay", "train", "measure", "match"),
+                        help="match: see python -m mctslib.experiments.uttt_network_play --help")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help=f"self-play positions (default {DEFAULT_DATA})")
     parser.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS)
@@ -591,9 +487,6 @@ def main(argv=None) -> int:
     parser.add_argument("--hidden", type=int, nargs="+", default=[128])
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--max-seconds", type=float, default=300.0)
-    parser.add_argument("--uct-iters", type=int, default=1000, help="match: the UCT bot's")
-    parser.add_argument("--c-puct", type=float, default=1.5, help="match")
-    parser.add_argument("--mix", type=float, default=0.5, help="match: playout weight at leaves")
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--l2", type=float, default=1e-5)
     parser.add_argument("--seed", type=int, default=0)
@@ -604,8 +497,6 @@ def main(argv=None) -> int:
         print(json.dumps(data.params))
         print(f"{len(data)} positions written to {path}")
         return 0
-    if args.command == "match":
-        return _match(args)
     data = load_self_play(args.data)
     if args.command == "train":
         result = train(data, hidden=args.hidden, epochs=args.epochs, seed=args.seed,
@@ -617,6 +508,7 @@ def main(argv=None) -> int:
         print(json.dumps(held, indent=1))
         print(f"{path}: {path.stat().st_size} bytes; {result['seconds']} s")
         return 0
+    from .uttt_network_play import forward_cost, search_speed  # it imports this module
     weights = net.load_weights(args.weights)
     meta = json.loads(args.weights.with_suffix(".json").read_text())
     _, test_rows = _split(data, meta["training"]["held_out"], make_rng(meta["training"]["seed"]))
