@@ -28,7 +28,8 @@ search"): the expert is our fast UCT bot, the apprentice the network.
 What plays and what measures play (the cost of a network call, search
 speeds, :class:`~mctslib.experiments.uttt_network_play.PUCTPlayer` and the
 stored matches) is in :mod:`mctslib.experiments.uttt_network_play`, which
-imports this module (so this one imports it only inside :func:`main`).
+imports this module (so this one imports it only inside :func:`main`). What is left, about
+530 lines, stays together: the self-play format, the symmetries and the training change as one.
 
 JAX and optax are imported inside the functions that need them, so that
 ``import mctslib`` does not need JAX.
