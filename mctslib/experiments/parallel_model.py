@@ -59,12 +59,10 @@ from ..bots.virtual_loss import DEFAULT_C, NODES_PER_ITERATION, VirtualLossSpec
 from ..fast import uttt as fast_uttt
 from ..fast import uttt_virtual_loss as engine
 from ..fast.xorshift import new_rng
-from ..games.uttt import UltimateTicTacToe
 from ..play.arena import letters, play_match
-from ..rng import make_rng
 from ..search.parallel import KINDS, MAX_VIRTUAL_LOSS
 from .stored import dataclass_json, load_dataclass
-from .transpositions import MatchPart, combine
+from .transpositions import MatchPart, combine, positions_at_plies, store_result, write_result
 
 __all__ = ["DEFAULT_DATA", "VIRTUAL_LOSSES", "WORKERS", "AgreementResult", "agreement",
            "load_match", "load_part", "part_path", "play_part", "sweep"]
@@ -203,15 +201,10 @@ def sweep(workers=WORKERS, virtual_losses=VIRTUAL_LOSSES, iterations: int = 10_0
                 written.append(out)
                 continue
             result = play_part(k, v, iterations, games, part, kind=kind, jobs=jobs)
-            _write(result, out)
+            store_result(result, out)
             report(f"{result.format()} ({result.seconds:.0f} s) -> {out}")
             written.append(out)
     return written
-
-
-def _write(result, out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(result.to_json() + "\n")
 
 
 # ----------------------------------------------------------------------------- agreement
@@ -270,20 +263,7 @@ class AgreementResult:
 
 
 def _positions(plies, per_ply: int, seed: int) -> list:
-    rng, found = make_rng(seed), []
-    for depth in plies:
-        made = 0
-        while made < per_ply:
-            state = UltimateTicTacToe()
-            for _ in range(depth):
-                if state.is_terminal():
-                    break
-                moves = state.legal_moves()
-                state = state.play(moves[int(rng.integers(len(moves)))])
-            if not state.is_terminal():
-                found.append(state)
-                made += 1
-    return found
+    return [state for _, state in positions_at_plies("uttt", plies, per_ply, seed)]
 
 
 def _stream(seed: int, position: int, stream: int, role: int) -> int:
@@ -324,7 +304,7 @@ def agreement(iterations: int = 2000, workers=WORKERS, virtual_losses=VIRTUAL_LO
     """The search overhead without games: K-worker searches at N against sequential ones.
 
     ``per_ply`` random positions (1 to 100) at each number of ``plies`` (each 0
-    to 40) from the empty board (made with ``make_rng(seed)``). On position
+    to 40) from the empty board (transpositions' :func:`positions_at_plies`). On position
     ``p``, one sequential search of ``reference * N`` iterations (``reference``
     1 to 100) gives the reference move; then for each of ``seeds`` (1 to 100)
     streams ``j``: a sequential search at N, and on another stream every
@@ -434,9 +414,7 @@ def main(argv=None) -> int:
                            per_ply=args.per_ply, seeds=args.seeds, reference=args.reference)
         tag = "" if args.kind == "loss" else f"_{args.kind}"
         out = Path(args.data) / f"agreement_uttt_{args.iterations}it{tag}.json"
-    _write(result, out)
-    print(result.format())
-    print(f"seconds {result.seconds:.0f}, load {os.getloadavg()}; written to {out}")
+    write_result(result, out)
     return 0
 
 

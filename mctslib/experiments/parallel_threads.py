@@ -35,6 +35,7 @@ from ..bots.uttt import random_openings
 from ..play.arena import letters, play_match
 from ..play.elo_sprt import pair_outcomes
 from ..play.stats import elo_from_score, pair_score_interval, score_interval
+from .transpositions import write_result
 
 #: Where the command stores its result by default.
 DEFAULT_DATA = Path("data") / "parallel"
@@ -138,10 +139,7 @@ def main(argv=None) -> int:
         parser.error(str(error))
     out = args.out or DEFAULT_DATA / (f"threads_{args.mode}_{args.workers}v1_"
                                       f"{args.ms:g}ms.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(result.to_json() + "\n")
-    print(result.format())
-    print(f"seconds {result.seconds:.0f}, load {os.getloadavg()}; written to {out}")
+    write_result(result, out)
     return 0
 
 

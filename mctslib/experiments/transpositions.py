@@ -206,6 +206,23 @@ def _machine(jobs: int) -> dict:
             "processor": platform.machine()}
 
 
+def store_result(result, out: Path) -> None:
+    """Write ``result.to_json()`` to ``out``, making its folder if needed."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(result.to_json() + "\n")
+
+
+def write_result(result, out: Path) -> None:
+    """The end of a command: :func:`store_result`, then print the result and where it went.
+
+    Prints ``result.format()``, then its ``seconds`` (one number), the load
+    average now and ``out``. Shared by the chapters' match and sweep commands.
+    """
+    store_result(result, out)
+    print(result.format())
+    print(f"seconds {result.seconds:.0f}, load {os.getloadavg()}; written to {out}")
+
+
 def part_path(game: str, budget: str, part: int, data=DEFAULT_DATA, tag: str = "") -> Path:
     """``data/transpositions/{game}_{budget}{tag}_part{part}.json`` (budget e.g. ``10000it``)."""
     return Path(data) / f"{game}_{budget}{tag}_part{part}.json"
@@ -304,7 +321,15 @@ class MemoryResult:
                 f"{s['transpositions_per_iteration']:.3f}")
 
 
-def _positions(game: str, plies: tuple, per_ply: int, seed: int) -> list:
+def positions_at_plies(game: str, plies, per_ply: int, seed: int) -> list:
+    """``per_ply`` unfinished positions ``(depth, state)`` at each number of ``plies``.
+
+    Each position is ``depth`` uniformly random moves from the empty board of
+    ``game`` (Connect Four for ``"connect_four"``, else Ultimate Tic-Tac-Toe),
+    one :func:`mctslib.rng.make_rng` stream for all; a game that ends early is
+    drawn again. Positions may repeat (at depth 0 they all do). Also the
+    positions of :func:`mctslib.experiments.parallel_model.agreement`.
+    """
     rng, found = make_rng(seed), []
     for depth in plies:
         made = 0
@@ -341,7 +366,7 @@ def memory_experiment(game: str = "connect_four", iterations: int = 10_000, *,
     start, rows = time.perf_counter(), []
     load = list(os.getloadavg())
     key_words = 1 if game == "connect_four" else uttt_dag.KEY_WORDS
-    for index, (depth, state) in enumerate(_positions(game, plies, per_ply, seed)):
+    for index, (depth, state) in enumerate(positions_at_plies(game, plies, per_ply, seed)):
         row = {"plies": depth}
         moves = {}
         for table in (False, True):
@@ -440,10 +465,7 @@ def main(argv=None) -> int:
         result = memory_experiment(args.game, args.iterations, plies=plies,
                                    per_ply=args.per_ply)
         out = Path(args.data) / f"memory_{args.game}_{args.iterations}it.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(result.to_json() + "\n")
-    print(result.format())
-    print(f"seconds {result.seconds:.0f}, load {os.getloadavg()}; written to {out}")
+    write_result(result, out)
     return 0
 
 

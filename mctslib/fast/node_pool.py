@@ -1,7 +1,8 @@
 """What the numba tree kernels do alike to their node pools.
 
 The UCT kernels (:mod:`mctslib.fast.uttt_uct`, and :mod:`mctslib.fast.hex_uct`
-with its verbatim copy :mod:`mctslib.fast.uttt_rave`) keep a tree as flat
+with its verbatim copy :mod:`mctslib.fast.uttt_rave`) and the PUCT kernel
+(:mod:`mctslib.fast.uttt_puct`, value sums for wins) keep a tree as flat
 arrays, a node's children next to each other; they expand a node the same way.
 """
 
@@ -17,7 +18,8 @@ def add_children(node, count, n, moves, move, first_child, child_count, visits, 
 
     Each new node gets its move, no children, no visits and no wins; ``extra``
     is the kernel's own per-node array (the RAVE kernels' AMAF table index, the
-    solver's proof of :mod:`mctslib.fast.uttt_uct`), set to ``extra_value``.
+    solver's proof of :mod:`mctslib.fast.uttt_uct`, PUCT's prior, which its
+    kernel then sets), set to ``extra_value``.
     The caller checks that the children fit in the pool. Inlined
     (``inline="always"``): a call would pass seven arrays on every expansion
     (see :func:`mctslib.fast.uttt_uct._expand`).

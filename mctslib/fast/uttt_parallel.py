@@ -94,6 +94,7 @@ from .uttt_uct import (
     MAX_PATH,
     SCORES_SIZE,
     NodePool,
+    _descend,
     _expand,
     _select,
     search_kernel,
@@ -329,27 +330,12 @@ def leaf_search(root_state, iterations, playouts, c, wins_on, scoring, rngs, use
     """
     capacity = move.shape[0]
     count = used[0]
+    tree_rng = rngs[0, :1]  # the stream of selection and expansion
     done = 0
     while done < iterations:
-        for i in range(STATE_SIZE):
-            scratch[i] = root_state[i]
-        node, depth = 0, 1
-        path[0] = 0
-        while child_count[node] > 0:  # selection
-            node = _select(node, c, False, first_child, child_count, visits, wins, proven,
-                           scores)
-            play(scratch, move[node])
-            path[depth] = node
-            depth += 1
-        if scratch[OUTCOME] == ONGOING and (visits[node] >= 1 or node == 0):  # expansion
-            grown = _expand(node, scratch, count, capacity, rngs[0, :1], wins_on, scoring, move,
-                            first_child, child_count, visits, wins, proven, buf)
-            if grown > count:
-                node = count
-                count = grown
-                play(scratch, move[node])
-                path[depth] = node
-                depth += 1
+        _, depth, count = _descend(root_state, scratch, path, c, False, 1, count, capacity,
+                                   tree_rng, wins_on, scoring, move, first_child, child_count,
+                                   visits, wins, proven, buf, scores)
         mover = 1 - scratch[PLAYER]
         for k in prange(playouts):  # the K playouts at once
             leaf = leaves[k]

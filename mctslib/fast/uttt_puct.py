@@ -42,6 +42,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .node_pool import add_children
 from .uttt import ONGOING, OUTCOME, PLAYER, STATE_SIZE, legal_moves, play, random_playout, winner
 from .uttt_network import N_FEATURES, empty_work, evaluate, softmax_legal
 
@@ -129,16 +130,10 @@ def puct_kernel(root_state, iterations, c, fpu, mix, use_policy, scoring, rng, u
             if count + n <= capacity:
                 if use_policy:
                     softmax_legal(logits, buf, n, priors)
-                first_child[node] = count
-                child_count[node] = n
-                for k in range(n):
-                    child = count + k
-                    move[child] = buf[k]
-                    first_child[child] = 0
-                    child_count[child] = 0
-                    visits[child] = 0
-                    value_sum[child] = 0.0
-                    prior[child] = priors[k] if use_policy else 1.0 / n
+                add_children(node, count, n, buf, move, first_child, child_count, visits,
+                             value_sum, prior, 0.0)
+                for k in range(n):  # the policy's priors, or uniform ones
+                    prior[count + k] = priors[k] if use_policy else 1.0 / n
                 used[0] = count + n
             if mix > 0.0:
                 random_playout(scratch, rng)

@@ -257,6 +257,40 @@ def _expand(node, s, count, capacity, rng, tree_wins, scoring, move, first_child
     return count + n
 
 
+@njit(cache=True, error_model="numpy", inline="always")  # inlines _select; like it, no call
+def _descend(root_state, s, path, c, solver_on, expand, count, capacity, rng, tree_wins, scoring,
+             move, first_child, child_count, visits, wins, proven, buf, scores):
+    """Selection and expansion of one iteration from ``root_state``: ``(node, depth, count)``.
+
+    Copies ``root_state`` into ``s``, descends by :func:`_select` while the
+    node has children, and expands the leaf reached if its game is on and it
+    has ``expand`` visits (the root at once), stepping into its first child.
+    ``path[:depth]`` holds the nodes from the root to ``node``, ``s`` its
+    position; ``count`` is the pool's new node count. Shared by
+    :func:`search_kernel` and :func:`mctslib.fast.uttt_parallel.leaf_search`.
+    """
+    for i in range(STATE_SIZE):  # a plain loop: `s[:] =` checks shapes per element
+        s[i] = root_state[i]
+    node, depth = 0, 1
+    path[0] = 0
+    while child_count[node] > 0:  # selection
+        node = _select(node, c, solver_on, first_child, child_count, visits, wins, proven,
+                       scores)
+        play(s, move[node])
+        path[depth] = node
+        depth += 1
+    if s[OUTCOME] == ONGOING and (visits[node] >= expand or node == 0):  # expansion
+        grown = _expand(node, s, count, capacity, rng, tree_wins, scoring, move, first_child,
+                        child_count, visits, wins, proven, buf)
+        if grown > count:
+            node = count
+            count = grown
+            play(s, move[node])
+            path[depth] = node
+            depth += 1
+    return node, depth, count
+
+
 @njit(cache=True)
 def win_taking_playout(s, rng, scoring, buf):
     """Random moves in place until the game ends, except that an immediate win is always taken.
@@ -393,25 +427,9 @@ def search_kernel(root_state, iterations, c, pm1, playout, tree_wins, solver_on,
     while done < iterations:
         if solver_on and proven[0] != UNKNOWN:
             break  # the root is proven: nothing left to learn
-        for i in range(STATE_SIZE):  # a plain loop: `scratch[:] =` checks shapes per element
-            scratch[i] = root_state[i]
-        node, depth = 0, 1
-        path[0] = 0
-        while child_count[node] > 0:  # selection
-            node = _select(node, c, solver_on, first_child, child_count, visits, wins, proven,
-                           scores)
-            play(scratch, move[node])
-            path[depth] = node
-            depth += 1
-        if scratch[OUTCOME] == ONGOING and (visits[node] >= expand or node == 0):  # expansion
-            grown = _expand(node, scratch, count, capacity, rng, tree_wins, scoring, move,
-                            first_child, child_count, visits, wins, proven, buf)
-            if grown > count:
-                node = count
-                count = grown
-                play(scratch, move[node])
-                path[depth] = node
-                depth += 1
+        node, depth, count = _descend(root_state, scratch, path, c, solver_on, expand, count,
+                                      capacity, rng, tree_wins, scoring, move, first_child,
+                                      child_count, visits, wins, proven, buf, scores)
         mover = 1 - scratch[PLAYER]  # who made the last move on the path
         if solver_on and scratch[OUTCOME] != ONGOING:
             _prove_leaf(node, scratch, scoring, proven)

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from .._checks import check_bool, check_int, check_real, is_sequence, shown
 from ..games.base import GameState, check_game_state
 from ..rng import make_rng
-from .puct import check_evaluation
+from .puct import evaluate_checked
 
 #: The largest simulation budget per search. Each simulation adds one node, and the
 #: readable search runs about 6,000 simulations per second on tic-tac-toe (5,600 to 8,000
@@ -361,13 +361,7 @@ class GumbelMuZeroSearch:
             # The result for the mover, on the +1/0/-1 scale; the node's player is the other.
             return GumbelNode((), (), -(2.0 * state.result(mover) - 1.0), terminal=True)
         moves = list(state.legal_moves())
-        answer = self.evaluator(state)
-        try:
-            priors, value = answer
-        except (TypeError, ValueError):
-            raise ValueError(f"the evaluator must return a pair (priors, value), got "
-                             f"{shown(answer)}.") from None
-        priors, value = check_evaluation(priors, value, moves)
+        priors, value = evaluate_checked(self.evaluator, state, moves)
         logits = [math.log(priors[move]) if priors[move] > 0 else -math.inf for move in moves]
         return GumbelNode(moves, logits, value)
 

@@ -70,8 +70,7 @@ import numpy as np
 from .._checks import check_choice, check_int, check_real, shown
 from ..games.base import GameState, check_game_state
 from ..rng import make_rng
-from .minimax import check_budget
-from .uct import MAX_ITERATIONS, MAX_SECONDS, grow
+from .uct import check_budgets, grow
 
 #: The two ways to score Q (see the module docstring).
 Q_TRANSFORMS = ("plain", "parent_and_siblings")
@@ -107,6 +106,21 @@ def check_evaluation(priors, value, legal_moves) -> tuple[dict, float]:
         raise ValueError(f"priors must sum to 1 over the legal moves (within "
                          f"{PRIOR_TOLERANCE:g}), got a sum of {total!r} for {shown(priors)}.")
     return checked, check_real("value", value, -1.0, 1.0)
+
+
+def evaluate_checked(evaluator: Callable, state: GameState, legal_moves) -> tuple[dict, float]:
+    """``evaluator(state)`` unpacked and checked by :func:`check_evaluation`: ``(priors, value)``.
+
+    Raises ValueError with a sentence if the answer is not a pair, or a pair
+    :func:`check_evaluation` refuses. Shared by PUCT and Gumbel MuZero.
+    """
+    answer = evaluator(state)
+    try:
+        priors, value = answer
+    except (TypeError, ValueError):
+        raise ValueError(f"the evaluator must return a pair (priors, value), got "
+                         f"{shown(answer)}.") from None
+    return check_evaluation(priors, value, legal_moves)
 
 
 def uniform_evaluator(state: GameState) -> tuple[dict, float]:
@@ -234,12 +248,7 @@ class PUCTSearch:
             raise ValueError(f"evaluator must be a function state -> (priors, value), such as "
                              f"uniform_evaluator, got {shown(evaluator)}.")
         self.evaluator = evaluator
-        if (iterations is None) == (seconds is None):
-            raise ValueError("give exactly one budget: iterations or seconds.")
-        self.iterations = (None if iterations is None
-                           else check_budget("iterations", iterations, 1, MAX_ITERATIONS))
-        self.seconds = None if seconds is None else check_real("seconds", seconds, 0.0,
-                                                                  MAX_SECONDS)
+        self.iterations, self.seconds = check_budgets(iterations, seconds)
         self.c_puct = check_real("c_puct", c_puct, 0.0)
         self.pb_c_base = None if pb_c_base is None else _positive("pb_c_base", pb_c_base)
         self.q_transform = check_choice("q_transform", q_transform, Q_TRANSFORMS)
@@ -300,14 +309,8 @@ class PUCTSearch:
             # to move here (two players, zero sum).
             node.outcome = -(2.0 * state.result(mover) - 1.0)
             return node.outcome
-        answer = self.evaluator(state)
-        try:
-            priors, value = answer
-        except (TypeError, ValueError):
-            raise ValueError(f"the evaluator must return a pair (priors, value), got "
-                             f"{shown(answer)}.") from None
         moves = state.legal_moves()
-        priors, value = check_evaluation(priors, value, moves)
+        priors, value = evaluate_checked(self.evaluator, state, moves)
         node.children = [Node(move, priors[move], node) for move in moves]
         return value
 

@@ -95,8 +95,7 @@ from ..games.base import GameState, check_game_state
 from ..games.subtraction import SubtractionGame
 from ..rng import move_source
 from .flat import _playout
-from .minimax import check_budget
-from .uct import MAX_ITERATIONS, MAX_SECONDS, ChildStats, _shuffled, grow
+from .uct import ChildStats, _shuffled, check_budgets, grow
 
 #: The update rules of Childs, Brodeur and Kocsis (2008), and the wrong one the chapter shows.
 UPDATES = ("uct1", "uct2", "uct3", "naive")
@@ -184,12 +183,7 @@ class TranspositionSearch:
     def __init__(self, exploration: float = math.sqrt(2.0), iterations: int | None = 1000,
                  seconds: float | None = None, seed=None, update: str = "uct2"):
         # The same checks, in the same order, as UCTSearch's.
-        if (iterations is None) == (seconds is None):
-            raise ValueError("give exactly one budget: iterations or seconds.")
-        self.iterations = (None if iterations is None
-                           else check_budget("iterations", iterations, 1, MAX_ITERATIONS))
-        self.seconds = None if seconds is None else check_real("seconds", seconds, 0.0,
-                                                                  MAX_SECONDS)
+        self.iterations, self.seconds = check_budgets(iterations, seconds)
         self.c = check_real("exploration (the constant c)", exploration, 0.0)
         self.source = move_source(seed)
         self.update = check_choice("update", update, UPDATES)

@@ -194,12 +194,7 @@ class UCTSearch:
                  seconds: float | None = None, seed=None,
                  selection: Callable[[Node], Node] | None = None, max_depth: int | None = None,
                  expansion: str = "all"):
-        if (iterations is None) == (seconds is None):
-            raise ValueError("give exactly one budget: iterations or seconds.")
-        self.iterations = (None if iterations is None
-                           else check_budget("iterations", iterations, 1, MAX_ITERATIONS))
-        self.seconds = None if seconds is None else check_real("seconds", seconds, 0.0,
-                                                                  MAX_SECONDS)
+        self.iterations, self.seconds = check_budgets(iterations, seconds)
         if selection is not None and not callable(selection):
             raise ValueError(f"selection must be a function node -> child (such as UCB1Rule()) "
                              f"or None, got {type(selection).__name__}.")
@@ -290,6 +285,20 @@ class UCTSearch:
             raise ValueError("no search has run yet: call search() or choose() first.")
         bonus = getattr(self.selection, "bonus", lambda child, parent: math.nan)
         return [ChildStats(c.move, c.visits, c.mean, bonus(c, root)) for c in root.children]
+
+
+def check_budgets(iterations, seconds) -> tuple[int | None, float | None]:
+    """``(iterations, seconds)`` checked: exactly one given, the other None; else ValueError.
+
+    ``iterations`` 1 to :data:`MAX_ITERATIONS`, ``seconds`` 0 to
+    :data:`MAX_SECONDS`: the budget :func:`grow` spends. Shared by the readable
+    searches (UCT, transpositions, PUCT).
+    """
+    if (iterations is None) == (seconds is None):
+        raise ValueError("give exactly one budget: iterations or seconds.")
+    return ((None if iterations is None
+             else check_budget("iterations", iterations, 1, MAX_ITERATIONS)),
+            None if seconds is None else check_real("seconds", seconds, 0.0, MAX_SECONDS))
 
 
 def grow(iterate: Callable, root, state: GameState, iterations: int | None,
