@@ -426,11 +426,15 @@ def evaluate_network(weights: net.Weights, data: SelfPlayData, rows=None) -> dic
     search's most visited move; ``policy_loss`` the cross-entropy to the visit
     distribution, beside ``uniform_policy_loss`` (uniform over legal moves);
     ``value_mse`` beside ``constant_value_mse`` (the best constant, the mean
-    outcome of the rows themselves: a bound no constant beats).
+    outcome of the rows themselves: a bound no constant beats). The two
+    baselines that read them: ``random_move_top1``, the chance that a legal
+    move drawn uniformly at random is the most visited one (the mean of
+    ``1 / legal moves``), and ``target_entropy``, the mean entropy of the visit
+    distributions (the least cross-entropy any policy can reach).
     """
     rows = np.arange(len(data)) if rows is None else np.asarray(rows)
     x, h1, h2, logits = net.empty_work(weights)
-    agree, ce, uniform, sq = 0, [], [], []
+    agree, ce, uniform, sq, chance, entropy = 0, [], [], [], [], []
     for r in rows:
         value = net.evaluate(data.states[r], *weights, x, h1, h2, logits)
         target = data.policy[r].astype(np.float64)
@@ -440,13 +444,17 @@ def evaluate_network(weights: net.Weights, data: SelfPlayData, rows=None) -> dic
         log_z = top + math.log(math.fsum(math.exp(v - top) for v in logits[legal]))
         ce.append(-math.fsum(t * (logits[m] - log_z) for m, t in enumerate(target) if t > 0))
         uniform.append(math.log(int(legal.sum())))
+        chance.append(1.0 / int(legal.sum()))
+        entropy.append(-math.fsum(t * math.log(t) for t in target if t > 0))
         sq.append((value - float(data.value[r])) ** 2)
     mean_value = math.fsum(float(v) for v in data.value[rows]) / len(rows)
     constant = math.fsum((float(v) - mean_value) ** 2 for v in data.value[rows]) / len(rows)
     return {"positions": len(rows), "top1": agree / len(rows),
             "policy_loss": math.fsum(ce) / len(rows),
             "uniform_policy_loss": math.fsum(uniform) / len(rows),
-            "value_mse": math.fsum(sq) / len(rows), "constant_value_mse": constant}
+            "value_mse": math.fsum(sq) / len(rows), "constant_value_mse": constant,
+            "random_move_top1": math.fsum(chance) / len(rows),
+            "target_entropy": math.fsum(entropy) / len(rows)}
 
 
 def tiny_training(games: int = 4, iterations: int = 200, epochs: int = 2, hidden=(32,),

@@ -16,8 +16,8 @@ iteration (a *simulation*) of :class:`PUCTSearch`:
    the node's visits. ``N(s)`` counts the node's own expansion as a visit, so
    ``N(s) = 1 + sum_b n(s, b)`` (mctx's count; AlphaGo Zero writes
    ``sum_b n(s, b)``, which differs by one). ``c(s)`` is the constant
-   ``c_puct`` (AlphaGo Zero), or MuZero's schedule (``pb_c_base`` given)
-   ``c(s) = c_puct + log((N(s) + pb_c_base + 1) / pb_c_base)``, exactly
+   ``c_puct`` (AlphaGo Zero), or AlphaZero's schedule, which MuZero kept
+   (``pb_c_base`` given) ``c(s) = c_puct + log((N(s) + pb_c_base + 1) / pb_c_base)``, exactly
    mctx's ``muzero_action_selection`` (where ``c_puct`` is called
    ``pb_c_init``). The prior's bonus decays like ``1 / n``, UCB1's like
    ``sqrt(ln N / n)``;
@@ -218,10 +218,10 @@ class PUCTSearch:
     seconds : float or None
         Wall-time budget per search (not reproducible: the book uses iterations).
     c_puct : float
-        The exploration constant, ``>= 0``; with ``pb_c_base`` it is MuZero's
+        The exploration constant, ``>= 0``; with ``pb_c_base`` it is AlphaZero's and MuZero's
         ``pb_c_init``, the constant part of ``c(s)``.
     pb_c_base : float or None
-        None for a constant ``c(s) = c_puct``; else ``> 0``, MuZero's schedule.
+        None for a constant ``c(s) = c_puct``; else ``> 0``, AlphaZero's (and MuZero's) schedule.
     q_transform : {"plain", "parent_and_siblings"}
         How Q enters the score.
     first_play_value : float
@@ -333,7 +333,7 @@ class PUCTSearch:
     # -- the selection rule -----------------------------------------------------------------
 
     def exploration(self, node: Node) -> float:
-        """``c(s)`` at ``node``: ``c_puct``, or MuZero's schedule when ``pb_c_base`` is set."""
+        """``c(s)`` at ``node``: ``c_puct``, or AlphaZero's schedule when ``pb_c_base`` is set."""
         if self.pb_c_base is None:
             return self.c_puct
         return self.c_puct + math.log((node.visits + self.pb_c_base + 1.0) / self.pb_c_base)
