@@ -64,10 +64,8 @@ from __future__ import annotations
 
 import argparse
 import functools
-import hashlib
 import math
 import os
-import platform
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -75,7 +73,6 @@ from pathlib import Path
 import numpy as np
 
 from .._checks import check_int, check_real, shown
-from .._version import __version__
 from ..bots.uttt import random_openings
 from ..fast import uttt as engine
 from ..fast import uttt_network as net
@@ -86,6 +83,7 @@ from ..search.puct import MCTX_OPTIONS, PUCTSearch
 from .stored import load_dataclass
 from .transpositions import MatchPart, combine
 from .uttt_network import DEFAULT_WEIGHTS
+from .uttt_network_play import machine_record, weights_sha256
 
 __all__ = ["DEFAULT_DATA", "DEFAULT_SIMULATIONS", "SEED", "GumbelNetworkPlayer",
            "NetworkEvaluator", "PUCTNetworkPlayer", "load_match", "load_part", "main",
@@ -213,25 +211,6 @@ class PUCTNetworkPlayer:
 # ----------------------------------------------------------------------------- stored matches
 
 
-def _sha256(path) -> str:
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError as error:
-        raise ValueError(f"weights {str(path)!r} cannot be read ({error}); run the train "
-                         f"command of mctslib.experiments.uttt_network first.") from None
-
-
-def _machine(jobs: int) -> dict:
-    import numba
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count()
-    return {"cpus": os.cpu_count(), "cores_allowed": cores, "jobs": jobs,
-            "python": platform.python_version(), "processor": platform.machine(),
-            "mctslib": __version__, "numpy": np.__version__, "numba": numba.__version__}
-
-
 def _variant(simulations, max_considered, gumbel_scale) -> tuple[int, int, float, str]:
     """Checked arguments and the file-name tag of the variant ("" for m = 16, scale 1)."""
     simulations = _simulations(simulations)
@@ -288,7 +267,7 @@ def play_part(simulations: int, games: int = 20, part: int = 0, *,
     if not isinstance(weights, (str, os.PathLike)):
         raise ValueError(f"weights must be a path to an .npz of network weights, got "
                          f"{shown(weights)}.")
-    network = {"weights": Path(weights).name, "weights_sha256": _sha256(weights)}
+    network = {"weights": Path(weights).name, "weights_sha256": weights_sha256(weights)}
     a = {"label": f"Gumbel {simulations} sims m={m} scale={scale:g}", "kind": "gumbel",
          "simulations": simulations, "max_considered_actions": m, "gumbel_scale": scale,
          "qtransform": asdict(CompletedQ()), **network}
@@ -310,7 +289,7 @@ def play_part(simulations: int, games: int = 20, part: int = 0, *,
         wins=result.wins, draws=result.draws, losses=result.losses, score=result.score,
         interval_95=list(result.interval), results=letters(result.records), seconds=seconds,
         seconds_per_move=list(result.seconds_per_move()), load_before=load_before,
-        load_after=list(os.getloadavg()), machine=_machine(jobs), notes=[TIME_NOTE])
+        load_after=list(os.getloadavg()), machine=machine_record(jobs), notes=[TIME_NOTE])
 
 
 def load_part(path) -> MatchPart:

@@ -269,7 +269,8 @@ def _budget_name(iterations, ms) -> str:
     return f"{iterations}it" if ms is None else f"{ms:g}ms"
 
 
-def _sha256(path) -> str:
+def weights_sha256(path) -> str:
+    """The SHA-256 of a weights file, stored with every match that used it."""
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError as error:
@@ -277,7 +278,8 @@ def _sha256(path) -> str:
                          f"command of mctslib.experiments.uttt_network first.") from None
 
 
-def _machine(jobs: int) -> dict:
+def machine_record(jobs: int) -> dict:
+    """Where a stored match ran: cores, versions of Python, mctslib, numpy and numba."""
     import numba
     try:
         cores = len(os.sched_getaffinity(0))
@@ -306,7 +308,7 @@ def _sides(iterations, ms, uct_iterations, c, mix, use_policy, weights, uct_c):
                   + ("" if use_policy else " uniform prior"),
          "kind": "puct", "iterations": iterations, "ms": ms, "c": c, "fpu": 0.0, "mix": mix,
          "use_policy": use_policy, "weights": Path(weights).name,
-         "weights_sha256": _sha256(weights), "timed": timed}
+         "weights_sha256": weights_sha256(weights), "timed": timed}
     spec = _uct_spec(uct_iterations, ms, uct_c)
     b = {"label": f"UCT {_budget_name(uct_iterations, ms)}", "kind": "uct", "spec": spec,
          "iterations": uct_iterations, "ms": ms, "c": uct_c, "timed": timed}
@@ -371,7 +373,7 @@ def play_part(iterations: int | None = None, games: int = 20, part: int = 0, *,
         wins=result.wins, draws=result.draws, losses=result.losses, score=result.score,
         interval_95=list(result.interval), results=letters(result.records), seconds=seconds,
         seconds_per_move=list(result.seconds_per_move()), load_before=load_before,
-        load_after=list(os.getloadavg()), machine=_machine(jobs),
+        load_after=list(os.getloadavg()), machine=machine_record(jobs),
         notes=[TIME_NOTE] if ms is None else [TIME_NOTE, TIMED_NOTE])
 
 
