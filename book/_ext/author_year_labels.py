@@ -28,18 +28,9 @@ class AuthorYearLabelStyle(BaseLabelStyle):
         template = join(sep=reference_style.author_year_sep)[
             reference_style.person.author_or_editor_or_title(full=False), year
         ]
-        labels = [template.format_data({"entry": entry, "style": reference_style})
-                  .render_as("text") for entry in sorted_entries]
-        # Two works by the same first author in the same year (Chaslot et al., 2008, twice) would
-        # share a label, which Sphinx refuses: such labels get a, b, ... in the list. The text's
-        # citations still read "Chaslot et al., 2008" and each links to its own entry.
-        repeated = {label for label in labels if labels.count(label) > 1}
-        seen: dict[str, int] = {}
-        for label in labels:
-            if label in repeated:
-                seen[label] = seen.get(label, 0) + 1
-                label += "abcdefghijklmnopqrstuvwxyz"[seen[label] - 1]
-            yield label
+        for entry in sorted_entries:
+            data = {"entry": entry, "style": reference_style}
+            yield template.format_data(data).render_as("text")
 
 
 class AuthorYearPlainStyle(PlainStyle):
