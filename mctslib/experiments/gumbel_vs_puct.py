@@ -83,7 +83,7 @@ from ..search.puct import MCTX_OPTIONS, PUCTSearch
 from .stored import load_dataclass
 from .transpositions import MatchPart, combine
 from .uttt_network import DEFAULT_WEIGHTS
-from .uttt_network_play import machine_record, weights_sha256
+from .uttt_network_play import gather_parts, machine_record, weights_sha256
 
 __all__ = ["DEFAULT_DATA", "DEFAULT_SIMULATIONS", "SEED", "GumbelNetworkPlayer",
            "NetworkEvaluator", "PUCTNetworkPlayer", "load_match", "load_part", "main",
@@ -310,19 +310,10 @@ def load_match(simulations: int, *, max_considered: int = MAX_CONSIDERED,
     ValueError if no part is stored, a file holds no part, or the parts are not
     of one match.
     """
-    if paths is None:
-        name = part_path(simulations, 0, max_considered=max_considered,
-                         gumbel_scale=gumbel_scale, data=data).name
-        pattern = name.replace("_part0.json", "_part*.json")
-        paths = sorted(Path(data).glob(pattern))
-        if not paths:
-            raise ValueError(f"no stored part matches {pattern} in {data}; the module "
-                             f"mctslib.experiments.gumbel_vs_puct gives the command.")
-    elif isinstance(paths, (str, bytes, os.PathLike)) or not hasattr(paths, "__iter__"):
-        raise ValueError(f"paths must be a list of files or None, got {paths!r:.80}.")
-    parts = sorted((load_part(path) for path in paths), key=lambda p: p.part)
-    if not parts:
-        raise ValueError("paths must name at least one stored part, got an empty list.")
+    first = part_path(simulations, 0, max_considered=max_considered,
+                      gumbel_scale=gumbel_scale, data=data)
+    paths, parts = gather_parts(paths, first, data, load_part, "the module "
+                                "mctslib.experiments.gumbel_vs_puct gives the command.")
     return {**combine(parts), "simulations": parts[0].a["simulations"], "a_params": parts[0].a,
             "b_params": parts[0].b, "files": [str(path) for path in paths]}
 
