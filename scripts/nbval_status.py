@@ -48,6 +48,8 @@ class NbvalStatus:
             entry[report.outcome] += 1
 
     def pytest_sessionfinish(self, session, exitstatus):
+        if hasattr(session.config, "workerinput"):
+            return  # a pytest-xdist worker: the controller gets every report and writes the record
         if not self.notebooks:
             return  # no notebook ran: keep the last record as it is
         write_status(self.notebooks, self.output)

@@ -34,11 +34,12 @@ def one_cell_notebook(path: Path, printed: str, stored: str) -> None:
     nbformat.write(notebook, path)
 
 
-def run_nbval(folder: Path, record: Path, *notebooks: str) -> int:
+def run_nbval(folder: Path, record: Path, *notebooks: str, workers: int = 0) -> int:
     env = dict(os.environ, MCTSBOOK_STATUS_JSON=str(record), PYTHONPATH=str(REPO))
+    xdist = ["-n", str(workers), "--dist", "loadfile"] if workers else []
     done = subprocess.run(
         [sys.executable, "-m", "pytest", *notebooks, "--nbval", "--nbval-current-env",
-         "-p", "no:cacheprovider", "-p", "scripts.nbval_status", "-q"],
+         "-p", "no:cacheprovider", "-p", "scripts.nbval_status", "-q", *xdist],
         cwd=folder, env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     return done.returncode
@@ -64,6 +65,19 @@ def test_the_plugin_records_each_notebook_and_merges_runs(tmp_path):
     second = json.loads(record.read_text())["notebooks"]
     assert second["bad.ipynb"]["result"] == "passed"
     assert second["good.ipynb"] == first["good.ipynb"]
+
+
+def test_the_record_is_whole_when_two_xdist_workers_share_the_notebooks(tmp_path):
+    # scripts/test.sh runs two workers: the controller, which sees every report, writes the
+    # record, and the workers' partial views must not overwrite it.
+    for name in ("one", "two", "three"):
+        one_cell_notebook(tmp_path / f"{name}.ipynb", name, name)
+    record = tmp_path / "nbval.json"
+    assert run_nbval(tmp_path, record, "one.ipynb", "two.ipynb", "three.ipynb", workers=2) == 0
+    notebooks = json.loads(record.read_text())["notebooks"]
+    assert sorted(notebooks) == ["one.ipynb", "three.ipynb", "two.ipynb"]
+    assert all(entry["passed"] == 1 and entry["result"] == "passed"
+               for entry in notebooks.values())
 
 
 def test_a_run_without_notebooks_leaves_the_record_alone(tmp_path):
