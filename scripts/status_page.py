@@ -120,7 +120,9 @@ def render(status: dict | None, chapters: list[str]) -> str:
         f"- **Where:** {_machine(latest)}",
         (
             f"- **Total nbval time:** {sum(entry['seconds'] for entry in runs):.0f} s "
-            "(the time of each chapter includes starting its kernel)"
+            "(the time of each chapter includes starting its kernel and the re-runs of "
+            "`scripts/nbval_reruns.py`: every cell twice, the quick ones a third time; two "
+            "chapters run at a time, one a core)"
         ),
         "",
         (
