@@ -30,7 +30,7 @@ import copy
 import time
 
 import pytest
-from nbval.plugin import NbCellError
+from nbval.plugin import IPyNbCell, NbCellError
 
 #: A cell whose first run took less than this (seconds) is re-run in the second pass.
 SECOND_PASS_SECONDS = 2.0
@@ -42,10 +42,6 @@ _STORED = pytest.StashKey[object]()
 def _run_again(item) -> None:
     item.cell.outputs = copy.deepcopy(item.stash[_STORED])
     item.runtest()
-
-
-def _is_nbval_cell(item) -> bool:
-    return type(item).__name__ == "IPyNbCell" and hasattr(item, "runtest")
 
 
 def _cell_error(item, message: str, detail: str = ""):
@@ -66,7 +62,7 @@ class NbvalReruns:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item):
-        if not _is_nbval_cell(item) or item.options["skip"]:
+        if not isinstance(item, IPyNbCell) or item.options["skip"]:
             return (yield)
         notebook = item.parent
         # nbval merges the stored stream outputs in place when it compares: keep them as stored.

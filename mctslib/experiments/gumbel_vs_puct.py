@@ -80,10 +80,10 @@ from ..games.uttt import UltimateTicTacToe
 from ..play.arena import letters, play_match
 from ..search.gumbel import MAX_SIMULATIONS, CompletedQ, GumbelMuZeroSearch
 from ..search.puct import MCTX_OPTIONS, PUCTSearch
-from .stored import load_dataclass
+from .stored import gather_parts, load_dataclass
 from .transpositions import MatchPart, combine
 from .uttt_network import DEFAULT_WEIGHTS
-from .uttt_network_play import gather_parts, machine_record, weights_sha256
+from .uttt_network_play import machine_record, weights_sha256
 
 __all__ = ["DEFAULT_DATA", "DEFAULT_SIMULATIONS", "SEED", "GumbelNetworkPlayer",
            "NetworkEvaluator", "PUCTNetworkPlayer", "load_match", "load_part", "main",
@@ -312,7 +312,7 @@ def load_match(simulations: int, *, max_considered: int = MAX_CONSIDERED,
     """
     first = part_path(simulations, 0, max_considered=max_considered,
                       gumbel_scale=gumbel_scale, data=data)
-    paths, parts = gather_parts(paths, first, data, load_part, "the module "
+    paths, parts = gather_parts(paths, first, load_part, "the module "
                                 "mctslib.experiments.gumbel_vs_puct gives the command.")
     return {**combine(parts), "simulations": parts[0].a["simulations"], "a_params": parts[0].a,
             "b_params": parts[0].b, "files": [str(path) for path in paths]}

@@ -61,7 +61,7 @@ from ..fast import uttt_virtual_loss as engine
 from ..fast.xorshift import new_rng
 from ..play.arena import letters, play_match
 from ..search.parallel import KINDS, MAX_VIRTUAL_LOSS
-from .stored import dataclass_json, load_dataclass
+from .stored import dataclass_json, gather_parts, load_dataclass
 from .transpositions import MatchPart, combine, positions_at_plies, store_result, write_result
 
 __all__ = ["DEFAULT_DATA", "VIRTUAL_LOSSES", "WORKERS", "AgreementResult", "agreement",
@@ -170,13 +170,10 @@ def load_match(workers: int, virtual_loss: int, iterations: int, kind: str = "lo
 
     Raises ValueError if no part is stored.
     """
-    pattern = part_path(workers, virtual_loss, iterations, 0, kind, data).name.replace(
-        "_part0.json", "_part*.json")
-    paths = sorted(Path(data).glob(pattern))
-    if not paths:
-        raise ValueError(f"no stored part matches {pattern} in {data}; the README there gives "
-                         f"the commands that make them.")
-    return combine(load_part(path) for path in paths)
+    first = part_path(workers, virtual_loss, iterations, 0, kind, data)
+    _, parts = gather_parts(None, first, load_part,
+                            "the README there gives the commands that make them.")
+    return combine(parts)
 
 
 def sweep(workers=WORKERS, virtual_losses=VIRTUAL_LOSSES, iterations: int = 10_000,

@@ -7,6 +7,7 @@ keep each run in ``data/simultaneous/NAME.json`` as the fields of a dataclass.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict
 from pathlib import Path
 
@@ -26,6 +27,27 @@ def load_dataclass(kind: type, path, written_by: str):
         return kind(**json.loads(Path(path).read_text()))
     except (OSError, TypeError, ValueError) as error:
         raise ValueError(f"{path} does not hold {written_by} ({error}).") from None
+
+
+def gather_parts(paths, first_part: Path, load, hint: str) -> tuple[list, list]:
+    """``(paths, parts)`` of one match stored in parts, sorted by part number.
+
+    ``paths`` None: every file named like ``first_part`` (the part-0 file) with
+    another part number, in its folder; else the given files, each read by
+    ``load``. ValueError if none is found (``hint`` says where the commands
+    are), or if ``paths`` is not a list.
+    """
+    if paths is None:
+        pattern = first_part.name.replace("_part0.json", "_part*.json")
+        paths = sorted(first_part.parent.glob(pattern))
+        if not paths:
+            raise ValueError(f"no stored part matches {pattern} in {first_part.parent}; {hint}")
+    elif isinstance(paths, (str, bytes, os.PathLike)) or not hasattr(paths, "__iter__"):
+        raise ValueError(f"paths must be a list of files or None, got {paths!r:.80}.")
+    parts = sorted((load(path) for path in paths), key=lambda p: p.part)
+    if not parts:
+        raise ValueError("paths must name at least one stored part, got an empty list.")
+    return paths, parts
 
 
 def write_and_report(result, out: Path) -> None:

@@ -53,7 +53,7 @@ from ..play.arena import letters, play_match
 from ..play.openings import distinct_random_positions
 from ..play.stats import score_interval
 from ..rng import make_rng
-from .stored import dataclass_json
+from .stored import dataclass_json, gather_parts
 
 __all__ = ["DEFAULT_DATA", "MatchPart", "MemoryResult", "combine", "connect_four_openings",
            "load_match", "load_part", "memory_experiment", "openings", "part_path", "play_part"]
@@ -278,11 +278,10 @@ def load_match(game: str, budget: str, data=DEFAULT_DATA, tag: str = "") -> dict
     the ``results`` letters. Raises ValueError if no part is stored.
     """
     game = check_choice("game", game, GAMES)
-    paths = sorted(Path(data).glob(f"{game}_{budget}{tag}_part*.json"))
-    if not paths:
-        raise ValueError(f"no stored part matches {game}_{budget}{tag}_part*.json in {data}; "
-                         f"the README there gives the commands that make them.")
-    return combine(load_part(path) for path in paths)
+    first = Path(data) / f"{game}_{budget}{tag}_part0.json"
+    _, parts = gather_parts(None, first, load_part,
+                            "the README there gives the commands that make them.")
+    return combine(parts)
 
 
 # ----------------------------------------------------------------------------- memory

@@ -66,29 +66,9 @@ from ..fast import uttt_puct
 from ..games.uttt import UltimateTicTacToe
 from ..play.arena import letters, play_match
 from ..rng import make_rng
-from .stored import load_dataclass
+from .stored import gather_parts, load_dataclass
 from .transpositions import MatchPart, combine
 from .uttt_network import DEFAULT_WEIGHTS
-
-
-def gather_parts(paths, first_part: Path, data, load, hint: str) -> tuple[list, list]:
-    """``(paths, parts)`` of one stored match, sorted by part number.
-
-    ``paths`` None: every file named like ``first_part`` (the part-0 file) with
-    another part number, in ``data``; else the given files. ValueError if none
-    is found (``hint`` says where the commands are), or ``paths`` is not a list.
-    """
-    if paths is None:
-        pattern = first_part.name.replace("_part0.json", "_part*.json")
-        paths = sorted(Path(data).glob(pattern))
-        if not paths:
-            raise ValueError(f"no stored part matches {pattern} in {data}; {hint}")
-    elif isinstance(paths, (str, bytes, os.PathLike)) or not hasattr(paths, "__iter__"):
-        raise ValueError(f"paths must be a list of files or None, got {paths!r:.80}.")
-    parts = sorted((load(path) for path in paths), key=lambda p: p.part)
-    if not parts:
-        raise ValueError("paths must name at least one stored part, got an empty list.")
-    return paths, parts
 
 __all__ = ["DEFAULT_DATA", "DEFAULT_ITERATIONS", "SEED", "PUCTPlayer", "forward_cost",
            "load_match", "load_part", "main", "part_path", "play_part", "search_speed"]
@@ -444,7 +424,7 @@ def load_match(iterations: int | None = None, *, ms: float | None = None,
     """
     first = part_path(iterations, 0, ms=ms, uct_iterations=uct_iterations, c=c, mix=mix,
                       tag=tag, data=data)
-    paths, parts = gather_parts(paths, first, data, load_part,
+    paths, parts = gather_parts(paths, first, load_part,
                                 "data/network/README.md gives the commands that make them.")
     total = combine(parts)
     return {**total, "timed": bool(parts[0].a.get("timed")), "a_params": parts[0].a,
