@@ -98,7 +98,7 @@ def test_match_from_openings_with_openspiel_scoring(capsys):
 
 
 def test_match_takes_the_alpha_beta_baseline(capsys):
-    # chapter 7's baseline through the same SPEC: it has no node pool to check
+    # chapter 6's baseline through the same SPEC: it has no node pool to check
     argv = ["match", "uttt", "--a", "alphabeta:nodes=2000,depth=3", "--b", "uct:iters=200",
             "--games", "2", "--jobs", "1", "--openings", "1"]
     assert run(argv) == 0

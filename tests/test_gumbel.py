@@ -1,4 +1,4 @@
-"""Gumbel MuZero, the readable search (chapter 8): schedule, completed Q, answers, bad input.
+"""Gumbel MuZero, the readable search (chapter 7): schedule, completed Q, answers, bad input.
 
 No JAX here; the equality with mctx is tests/test_gumbel_mctx.py.
 """

@@ -1,4 +1,4 @@
-"""The readable Gumbel MuZero search equals DeepMind's mctx (chapter 8, issue 16).
+"""The readable Gumbel MuZero search equals DeepMind's mctx (chapter 7, issue 16).
 
 Tic-tac-toe is encoded exactly as tables (``mctx_tables``). For 122 seeded positions (up
 to 16 at every number of marks from 0 to 8, so positions with one legal move too) and

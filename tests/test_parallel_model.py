@@ -1,4 +1,4 @@
-"""The K-worker model with virtual loss (chapter 8): the readable search, its numba twin on UTTT,
+"""The K-worker model with virtual loss (chapter 7): the readable search, its numba twin on UTTT,
 the bot and the experiment helpers; K = 1 is sequential UCT, tree for tree."""
 
 import math

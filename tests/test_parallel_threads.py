@@ -1,4 +1,4 @@
-"""Real parallel UCT on threads (chapter 8): mctslib.fast.uttt_parallel and mctslib.bots.parallel.
+"""Real parallel UCT on threads (chapter 7): mctslib.fast.uttt_parallel and mctslib.bots.parallel.
 
 One worker is the sequential search, node for node, in every mode; root and
 leaf parallelism are deterministic; tree parallelism with two threads builds a

@@ -1,4 +1,4 @@
-"""Unit tests of the readable PUCT (mctslib/search/puct.py, chapter 8); no JAX here."""
+"""Unit tests of the readable PUCT (mctslib/search/puct.py, chapter 7); no JAX here."""
 
 from __future__ import annotations
 

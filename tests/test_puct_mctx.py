@@ -1,4 +1,4 @@
-"""The readable PUCT gives the same root visits as DeepMind's mctx (chapter 8, issue 16).
+"""The readable PUCT gives the same root visits as DeepMind's mctx (chapter 7, issue 16).
 
 Tic-tac-toe is encoded exactly as tables (``mctx_tables``), with a seeded random
 evaluator standing in for a network (two seeds). For 106 positions (every depth from the

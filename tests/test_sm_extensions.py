@@ -1,4 +1,4 @@
-"""Chapter 6's additions: Exp3, standard DUCT's sample backup, final-move rules, NashConv names,
+"""Chapter 8's additions: Exp3, standard DUCT's sample backup, final-move rules, NashConv names,
 the tuning and match experiments, the turn-taking tree and the multi-agent game."""
 
 from __future__ import annotations

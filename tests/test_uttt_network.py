@@ -1,4 +1,4 @@
-"""The UTTT network of chapter 8: features, the numba forward pass, self-play data, training."""
+"""The UTTT network of chapter 7: features, the numba forward pass, self-play data, training."""
 
 from __future__ import annotations
 

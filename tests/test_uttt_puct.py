@@ -1,4 +1,4 @@
-"""The numba PUCT kernel of chapter 8 with the network called at each leaf."""
+"""The numba PUCT kernel of chapter 7 with the network called at each leaf."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A parallel UCT player for Ultimate Tic-Tac-Toe: root, tree or leaf parallelism on threads.
 
-Chapter "Many workers and a learned prior" (chapter 8). :class:`ParallelSpec`
+Chapter "Many workers and a learned prior" (chapter 7). :class:`ParallelSpec`
 is a frozen description of a player, called like a factory
 ``spec(seed=generator)`` by :func:`mctslib.play.arena.play_match` to build a
 fresh :class:`ParallelBot` for each game (as :class:`mctslib.bots.uttt.BotSpec`
@@ -74,7 +74,7 @@ MAX_CAPACITY = 500_000_000
 #: out over the K trees, which together run about as many iterations as one tree).
 TIMED_CAPACITY = 4_000_000
 #: Nodes per iteration a default pool allows for an iteration budget: UTTT adds 2.3 nodes
-#: per iteration on average (chapter 7's memory experiment) and at most 81.
+#: per iteration on average (chapter 6's memory experiment) and at most 81.
 NODES_PER_ITERATION = 16
 
 

@@ -511,7 +511,7 @@ def parse_spec(text: str) -> BotSpec:
     """
     if isinstance(text, BotSpec):
         return text
-    # The alpha-beta baseline (chapter 7) has its own SPEC; imported here, not at the top,
+    # The alpha-beta baseline (chapter 6) has its own SPEC; imported here, not at the top,
     # so that the MCTS bot does not load the alpha-beta kernels.
     from .uttt_alphabeta import AlphaBetaSpec, parse_alphabeta_spec
     if isinstance(text, AlphaBetaSpec) or (

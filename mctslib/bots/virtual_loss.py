@@ -1,4 +1,4 @@
-"""An arena player for UTTT: K simulated workers on one UCT tree with virtual loss (chapter 8).
+"""An arena player for UTTT: K simulated workers on one UCT tree with virtual loss (chapter 7).
 
 Chapter "Many workers and a learned prior". :class:`VirtualLossSpec` is a
 frozen description of a player, called like a factory ``spec(seed=generator)``

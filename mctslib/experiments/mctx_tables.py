@@ -1,4 +1,4 @@
-"""Tic-tac-toe as JAX tables, so that DeepMind's mctx can search it (chapter 8 and its tests).
+"""Tic-tac-toe as JAX tables, so that DeepMind's mctx can search it (chapter 7 and its tests).
 
 The chapter 'Many workers and a learned prior' checks the readable PUCT
 (:mod:`mctslib.search.puct`) and Gumbel MuZero against ``mctx``. mctx searches

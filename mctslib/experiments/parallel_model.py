@@ -1,4 +1,4 @@
-"""Where more workers stop paying: K simulated workers with virtual loss on UTTT (chapter 8).
+"""Where more workers stop paying: K simulated workers with virtual loss on UTTT (chapter 7).
 
 Chapter "Many workers and a learned prior". The model of K workers on one tree
 (:mod:`mctslib.search.parallel`, kernel :mod:`mctslib.fast.uttt_virtual_loss`)

@@ -1,4 +1,4 @@
-"""Strength of real threads: K workers against one at equal wall time on UTTT (chapter 8).
+"""Strength of real threads: K workers against one at equal wall time on UTTT (chapter 7).
 
 Chapter "Many workers and a learned prior". The speed benchmark
 (``benchmarks/parallel_speed.py``) counts iterations; this match asks whether

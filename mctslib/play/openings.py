@@ -3,7 +3,7 @@
 A match between two bots from one starting position tests them on one game
 tree; the chapters play each of many random openings twice, sides swapped
 (:func:`mctslib.play.arena.play_match`). Chapter 5 draws them for Ultimate
-Tic-Tac-Toe (:func:`mctslib.bots.uttt.random_openings`), chapter 7 for Hex and
+Tic-Tac-Toe (:func:`mctslib.bots.uttt.random_openings`), chapter 6 for Hex and
 Connect Four as well; all three call :func:`distinct_random_positions`, so the
 same seed gives the same openings whichever game asks.
 """

@@ -1,4 +1,4 @@
-"""K workers on one UCT tree with virtual loss, simulated in turns (chapter 8).
+"""K workers on one UCT tree with virtual loss, simulated in turns (chapter 7).
 
 The chapter "Many workers and a learned prior" asks where more workers stop
 paying. Real threads answer that only for as many cores as the machine has
