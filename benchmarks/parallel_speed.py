@@ -47,6 +47,7 @@ import numpy as np
 
 from mctslib.bots.parallel import MODES, ParallelSpec
 from mctslib.bots.uttt import random_openings
+from mctslib.experiments.parallel_threads import paired_speed_up, search_rates
 from mctslib.fast import uttt_parallel as fast
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -134,9 +135,7 @@ def report(data: dict) -> None:
     print(f"load average (1, 5, 15 min) before: {', '.join(data['load'][0])}; after: "
           f"{', '.join(data['load'][1])}; "
           f"CPU time / wall time of the run: {data['cores_used']:.2f} cores")
-    rates = {}
-    for name, runs in data["samples"].items():
-        rates[name] = [run["iterations"] / run["seconds"] for run in runs]
+    rates = search_rates(data["samples"])
     print(f"{'mode':<6}{'workers':>8}{'iterations/s median [range]':>40}{'playouts/s':>14}"
           f"{'speed-up':>10}{'paired':>8}")
     for mode in MODES:
@@ -145,7 +144,7 @@ def report(data: dict) -> None:
             rate = rates[f"{mode} {k}"]
             playouts = statistics.median(rate) * (k if mode == "leaf" else 1)
             ratio = statistics.median(rate) / statistics.median(one)
-            paired = statistics.median(r / o for r, o in zip(rate, one))
+            paired, _, _ = paired_speed_up(one, rate)
             print(f"{mode:<6}{k:>8}{median_range(rate):>40}{playouts:>14,.0f}"
                   f"{ratio:>10.2f}{paired:>8.2f}")
     lost = [d for d, _, _ in data["drift"]]

@@ -260,3 +260,32 @@ def test_the_threads_match_command_plays_and_stores():
                           ({"mode": "x"}, "mode")):
         with pytest.raises(ValueError, match=words):
             threads_match(**kwargs)
+
+
+def test_a_stored_threads_match_reads_back(tmp_path):
+    from mctslib.experiments.parallel_threads import load_match, threads_match
+
+    result = threads_match(mode="root", workers=2, ms=2.0, games=4, seed=2)
+    path = tmp_path / "match.json"
+    path.write_text(result.to_json())
+    loaded = load_match(path)
+    assert (loaded.results, loaded.wins, loaded.score) == (result.results, result.wins,
+                                                           result.score)
+    assert list(loaded.pair_interval) == list(result.pair_interval)
+    (tmp_path / "other.json").write_text('{"mode": "tree"}')
+    with pytest.raises(ValueError, match="other.json does not hold a ThreadsMatch"):
+        load_match(tmp_path / "other.json")
+
+
+def test_the_speed_summary_pairs_searches():
+    from mctslib.experiments.parallel_threads import paired_speed_up, search_rates
+
+    samples = {"tree 1": [{"iterations": 100, "seconds": 0.1}, {"iterations": 300, "seconds": 0.1}],
+               "tree 2": [{"iterations": 300, "seconds": 0.1}, {"iterations": 450, "seconds": 0.1}]}
+    rates = search_rates(samples)
+    assert rates["tree 1"] == pytest.approx([1_000, 3_000])
+    # paired: 3.0 and 1.5, median 2.25; the ratio of the medians would be 1.875
+    assert paired_speed_up(rates["tree 1"], rates["tree 2"]) == pytest.approx((2.25, 1.5, 3.0))
+    for one, more in (([1.0], [1.0, 2.0]), ([], [])):
+        with pytest.raises(ValueError, match="same searches"):
+            paired_speed_up(one, more)

@@ -15,17 +15,22 @@ parameters, seeds and machine that made it::
     python -m mctslib.experiments.parallel_threads --mode tree --games 400 --ms 100
 
 (400 games of about 50 moves at 100 ms: about 6 s a game, 40 minutes, on a 2-core
-machine; run nothing else meanwhile.)
+machine; run nothing else meanwhile.) :func:`load_match` reads a stored match back.
+
+The speed benchmark's summary lives here too, so that the benchmark and the
+chapter compute it one way: :func:`search_rates` (iterations per second of each
+stored search) and :func:`paired_speed_up` (the ratios of searches paired by
+position and repeat).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import statistics
 import platform
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from .._checks import check_choice, check_int, check_real
@@ -35,6 +40,7 @@ from ..bots.uttt import random_openings
 from ..play.arena import letters, play_match
 from ..play.elo_sprt import pair_outcomes
 from ..play.stats import elo_from_score, pair_score_interval, score_interval
+from .stored import dataclass_json, load_dataclass
 from .transpositions import write_result
 
 #: Where the command stores its result by default.
@@ -78,7 +84,37 @@ class ThreadsMatch:
                 f"B {self.seconds_per_move[1]:.3f}")
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
+        return dataclass_json(self)
+
+
+def load_match(path) -> ThreadsMatch:
+    """A match stored by the command; ValueError naming the file if it holds something else."""
+    return load_dataclass(ThreadsMatch, path, "a ThreadsMatch written by "
+                          "python -m mctslib.experiments.parallel_threads")
+
+
+def search_rates(samples: dict) -> dict[str, list[float]]:
+    """Iterations per second of every search of ``benchmarks/parallel_speed.py``'s samples.
+
+    ``samples`` maps a configuration (``"tree 2"``) to its searches in run
+    order, each a dict with ``iterations`` and ``seconds``.
+    """
+    return {name: [run["iterations"] / run["seconds"] for run in runs]
+            for name, runs in samples.items()}
+
+
+def paired_speed_up(one: list[float], more: list[float]) -> tuple[float, float, float]:
+    """``(median, least, greatest)`` of the ratios ``more[i] / one[i]``.
+
+    The two lists are rates of the same searches (position and repeat) with one
+    worker and with more, so each ratio compares searches that met the same
+    spell of the machine. ValueError if the lists differ in length or are empty.
+    """
+    if len(one) != len(more) or not one:
+        raise ValueError(f"one and more must be rates of the same searches (equal, non-zero "
+                         f"lengths), got {len(one)} and {len(more)}.")
+    ratios = sorted(b / a for a, b in zip(one, more))
+    return statistics.median(ratios), ratios[0], ratios[-1]
 
 
 def threads_match(mode: str = "tree", workers: int = 2, ms: float = 100.0, games: int = 400,
