@@ -803,7 +803,17 @@ class UTTTBot:
         node = fast_uct.find_child(ours, reply, pool.first_child, pool.child_count, pool.move)
         if node < 0:
             return 0
-        return int(fast_uct.reroot(node, pool.used, *pool.arrays(), pool.new_index))
+        old_count = pool.count
+        kept = int(fast_uct.reroot(node, pool.used, *pool.arrays(), pool.new_index))
+        self._rerooted(node, old_count)
+        return kept
+
+    def _rerooted(self, new_root: int, old_count: int) -> None:
+        """Called after :func:`~mctslib.fast.uttt_uct.reroot` moved the kept subtree.
+
+        A subclass with node data of its own moves it here, as ``pool.new_index``
+        says (:class:`mctslib.bots.uttt_prior.PriorUCTBot`); nothing to do here.
+        """
 
 
 def opponent_reply(before: UltimateTicTacToe, after: UltimateTicTacToe) -> int | None:

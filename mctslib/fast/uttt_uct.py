@@ -333,6 +333,31 @@ def _prove_leaf(node, s, scoring, proven):
         proven[node] = WIN if won_by == 1 - s[PLAYER] else LOSS
 
 
+@njit(cache=True, inline="always")  # like _select: a call would pass seven arrays
+def _backup(path, depth, reward, pm1, solver_on, first_child, child_count, visits, wins, proven):
+    """Backpropagation of one iteration: ``reward`` (for the player who moved into
+    ``path[depth - 1]``) added along ``path[:depth]``, each node crediting the player who
+    moved into it; with the solver, a proven win makes its parent a proven loss, and a
+    parent whose children are all proven losses a proven win, as far up as proofs go.
+    Shared by :func:`search_kernel` and :mod:`mctslib.fast.uttt_prior_uct`.
+    """
+    proving = solver_on
+    for d in range(depth - 1, -1, -1):
+        current = path[d]
+        visits[current] += 1
+        wins[current] += reward
+        reward = -reward if pm1 else 1.0 - reward
+        if proving and d > 0:
+            parent = path[d - 1]
+            if proven[current] == WIN:  # the player at parent has a winning move
+                proven[parent] = LOSS
+            elif proven[current] == LOSS and _all_children_lost(parent, first_child,
+                                                                 child_count, proven):
+                proven[parent] = WIN
+            else:
+                proving = False
+
+
 # error_model: _select is inlined here (see its docstring). _nrt=False: numba counts the
 # references to the arrays it hands to an inlined function, and its pruning pass leaves a
 # pair of atomic reference-count updates per step of the descent and nine per expansion.
@@ -455,21 +480,8 @@ def search_kernel(root_state, iterations, c, pm1, playout, tree_wins, solver_on,
                 reward = draw if mover == root_player else 1.0 - draw
         if pm1:
             reward = 2.0 * reward - 1.0
-        proving = solver_on
-        for d in range(depth - 1, -1, -1):  # backpropagation
-            current = path[d]
-            visits[current] += 1
-            wins[current] += reward
-            reward = -reward if pm1 else 1.0 - reward
-            if proving and d > 0:
-                parent = path[d - 1]
-                if proven[current] == WIN:  # the player at parent has a winning move
-                    proven[parent] = LOSS
-                elif proven[current] == LOSS and _all_children_lost(parent, first_child,
-                                                                     child_count, proven):
-                    proven[parent] = WIN
-                else:
-                    proving = False
+        _backup(path, depth, reward, pm1, solver_on, first_child, child_count, visits, wins,
+                proven)
         done += 1
     used[0] = count
     return done
