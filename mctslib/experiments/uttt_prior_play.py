@@ -1,0 +1,201 @@
+"""The network as a progressive bias inside UCT: stored matches against the UCT bot (chapter 7).
+
+Chapter 7's PUCT with the network loses to our UCT bot at equal time because
+it calls the network at every leaf. :class:`mctslib.bots.uttt_prior.PriorUCTBot`
+spends the network more sparingly: the UCT bot's search, where a node that
+reaches ``bias_visits`` visits is evaluated once and its policy then adds
+``bias * P / (visits + 1)`` to each child's UCB1 score (progressive bias,
+Chaslot et al. 2008). This module plays it (A) against the same UCT bot
+without the bias (B, ``uct:c=0.5,...,wins=on,solver=on``), at equal
+iterations (reproducible) or at equal time per move, and stores each part as a
+:class:`mctslib.experiments.transpositions.MatchPart`, seeded as
+:mod:`mctslib.experiments.uttt_network_play`'s matches: part ``p`` has the match
+seed ``SeedSequence(seed, spawn_key=(p,))`` and the openings ``(seed, 1000 + p)``,
+so its openings are the ones the PUCT matches of the same part met.
+
+Command line (the regeneration commands and their times are in
+``data/network/README.md``)::
+
+    python -m mctslib.experiments.uttt_prior_play match --iters 5000 --games 200 --part 0
+    python -m mctslib.experiments.uttt_prior_play match --ms 100 --games 200 --part 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .._checks import check_int, check_real
+from ..bots.uttt import parse_spec, random_openings
+from ..bots.uttt_prior import PriorUCTBot
+from ..play.arena import letters, play_match
+from .stored import gather_parts, load_dataclass
+from .transpositions import MatchPart, combine
+from .uttt_network import DEFAULT_WEIGHTS
+from .uttt_network_play import (DEFAULT_DATA, OPENING_PLIES, SEED, TIME_NOTE, TIMED_NOTE, UCT_C,
+                                _budget, _budget_name, _uct_spec, machine_record, weights_sha256)
+
+__all__ = ["BIAS", "BIAS_VISITS", "DEFAULT_ITERATIONS", "load_match", "load_part", "main",
+           "part_path", "play_part"]
+
+#: The bias weight and the visits before a node's network call: the best of a 200-game
+#: screen at 5,000 iterations (bias 0.5 to 32, visits 8 to 128; data/network/README.md).
+BIAS, BIAS_VISITS = 8.0, 32
+#: Iterations per move for each side when neither iterations nor ms is given.
+DEFAULT_ITERATIONS = 5000
+
+
+def _sides(iterations, ms, bias, bias_visits, weights, uct_c):
+    """Checked budget and the parameter dicts of A (biased) and B (the UCT bot)."""
+    iterations, ms = _budget(iterations, ms, DEFAULT_ITERATIONS)
+    bias = check_real("bias", bias, 0.0, 100.0)
+    bias_visits = check_int("bias_visits", bias_visits, 1, 1_000_000)
+    uct_c = check_real("uct_c (the UCT bot's exploration constant)", uct_c, 0.0, 100.0)
+    spec = _uct_spec(iterations, ms, uct_c)
+    timed, budget = ms is not None, _budget_name(iterations, ms)
+    a = {"label": f"UCT+bias {budget} bias={bias:g} k={bias_visits}", "kind": "uct+prior",
+         "spec": spec, "iterations": iterations, "ms": ms, "bias": bias,
+         "bias_visits": bias_visits, "weights": Path(weights).name,
+         "weights_sha256": weights_sha256(weights), "timed": timed}
+    b = {"label": f"UCT {budget}", "kind": "uct", "spec": spec, "iterations": iterations,
+         "ms": ms, "c": uct_c, "timed": timed}
+    return a, b
+
+
+def play_part(iterations: int | None = None, games: int = 200, part: int = 0, *,
+              ms: float | None = None, bias: float = BIAS, bias_visits: int = BIAS_VISITS,
+              weights=DEFAULT_WEIGHTS, seed: int = SEED, uct_c: float = UCT_C,
+              opening_plies: int = OPENING_PLIES, jobs: int = 1) -> MatchPart:
+    """Part ``part`` of the match UCT with the network's bias (A) against the UCT bot (B).
+
+    Parameters
+    ----------
+    iterations : int or None
+        Iterations per move for each side, 1 to 10,000,000 (default 5,000; None with ``ms``).
+    games : int
+        Games of this part, 2 to 20,000 (pairs: one opening, sides swapped).
+    part : int
+        0 to 999 (the seeds of :mod:`mctslib.experiments.uttt_network_play`).
+    ms : float or None
+        A timed match: both sides get ``ms`` milliseconds for every move (above 0,
+        at most 60,000; the first move included); not reproducible, marked ``timed``.
+    bias, bias_visits
+        :class:`mctslib.bots.uttt_prior.PriorUCTBot`'s bias weight (0 to 100) and
+        visits before a node's network call (1 to 1,000,000).
+    weights : path
+        The network; A's parameters store its file name and SHA-256.
+    seed : int
+        The experiment's seed (>= 0).
+    uct_c : float
+        Both sides' exploration constant, 0 to 100.
+    opening_plies : int
+        Random plies of each opening, 1 to 8.
+    jobs : int
+        Worker processes that play games side by side, 1 to 64 (1 for a timed match
+        unless the cores are free).
+    """
+    games = check_int("games", games, 2, 20_000)
+    part = check_int("part", part, 0, 999)
+    seed = check_int("seed", seed, 0)
+    jobs = check_int("jobs", jobs, 1, 64)
+    plies = check_int("opening_plies", opening_plies, 1, 8)
+    a, b = _sides(iterations, ms, bias, bias_visits, weights, uct_c)
+    make_a = functools.partial(PriorUCTBot, a["spec"], weights, a["bias"], a["bias_visits"])
+    starts = random_openings(max(1, games // 2), plies,
+                             np.random.SeedSequence(seed, spawn_key=(1000 + part,)))
+    load_before = list(os.getloadavg())
+    start = time.perf_counter()
+    result = play_match(make_a, parse_spec(b["spec"]), starts, games,
+                        seed=np.random.SeedSequence(seed, spawn_key=(part,)), jobs=jobs,
+                        description=f"{a['label']} vs {b['label']}, part {part}")
+    seconds = time.perf_counter() - start
+    notes = [TIME_NOTE] if ms is None else [TIME_NOTE, TIMED_NOTE.replace("PUCT", "UCT+bias")]
+    return MatchPart(
+        game="uttt", part=part, seed=seed, games=games, a=a, b=b, opening_plies=plies,
+        wins=result.wins, draws=result.draws, losses=result.losses, score=result.score,
+        interval_95=list(result.interval), results=letters(result.records), seconds=seconds,
+        seconds_per_move=list(result.seconds_per_move()), load_before=load_before,
+        load_after=list(os.getloadavg()), machine=machine_record(jobs), notes=notes)
+
+
+def part_path(iterations: int | None = None, part: int = 0, *, ms: float | None = None,
+              bias: float = BIAS, bias_visits: int = BIAS_VISITS, tag: str = "",
+              data=DEFAULT_DATA) -> Path:
+    """``data/network/uttt_prior{budget}_bias{bias}_k{visits}_vs_uct{budget}{tag}_part{part}.json``.
+
+    Budgets as ``5000it`` or ``100ms``; arguments as :func:`play_part`.
+    """
+    iterations, ms = _budget(iterations, ms, DEFAULT_ITERATIONS)
+    part = check_int("part", part, 0, 999)
+    bias = check_real("bias", bias, 0.0, 100.0)
+    bias_visits = check_int("bias_visits", bias_visits, 1, 1_000_000)
+    if not isinstance(tag, str) or any(ch in tag for ch in "/\\*?[]"):
+        raise ValueError(f"tag must be text without /, \\, *, ?, [ or ] (it goes into a file "
+                         f"name), got {tag!r:.80}.")
+    budget = _budget_name(iterations, ms)
+    return Path(data) / (f"uttt_prior{budget}_bias{bias:g}_k{bias_visits}_vs_uct{budget}{tag}"
+                         f"_part{part}.json")
+
+
+def load_part(path) -> MatchPart:
+    """Read a part stored by the command; ValueError naming the file if it holds something else."""
+    return load_dataclass(MatchPart, path, "a MatchPart written by "
+                          "'python -m mctslib.experiments.uttt_prior_play match'")
+
+
+def load_match(iterations: int | None = None, *, ms: float | None = None, bias: float = BIAS,
+               bias_visits: int = BIAS_VISITS, tag: str = "", data=DEFAULT_DATA,
+               paths=None) -> dict:
+    """Every stored part of one match added up, as
+    :func:`mctslib.experiments.uttt_network_play.load_match` (same keys)."""
+    first = part_path(iterations, 0, ms=ms, bias=bias, bias_visits=bias_visits, tag=tag,
+                      data=data)
+    paths, parts = gather_parts(paths, first, load_part,
+                                "data/network/README.md gives the commands that make them.")
+    return {**combine(parts), "timed": bool(parts[0].a.get("timed")), "a_params": parts[0].a,
+            "b_params": parts[0].b, "seconds_per_move": [p.seconds_per_move for p in parts],
+            "files": [str(path) for path in paths]}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.uttt_prior_play",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("match",))
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--iters", type=int, default=None,
+                        help=f"iterations per move for each side (default {DEFAULT_ITERATIONS})")
+    budget.add_argument("--ms", type=float, default=None,
+                        help="a timed match: milliseconds per move for each side")
+    parser.add_argument("--bias", type=float, default=BIAS)
+    parser.add_argument("--bias-visits", type=int, default=BIAS_VISITS)
+    parser.add_argument("--games", type=int, default=200, help="games of this part")
+    parser.add_argument("--part", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
+                        help=f"folder of the stored parts (default {DEFAULT_DATA})")
+    parser.add_argument("--tag", default="", help="added to the file name")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="store the part here instead of its name in --data")
+    args = parser.parse_args(argv)
+    out = args.out or part_path(args.iters, args.part, ms=args.ms, bias=args.bias,
+                                bias_visits=args.bias_visits, tag=args.tag, data=args.data)
+    result = play_part(args.iters, args.games, args.part, ms=args.ms, bias=args.bias,
+                       bias_visits=args.bias_visits, weights=args.weights, seed=args.seed,
+                       jobs=args.jobs)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(result.to_json() + "\n")
+    print(f"{result.format()}\nseconds per move A {result.seconds_per_move[0]:.4f}, "
+          f"B {result.seconds_per_move[1]:.4f}; {result.seconds:.0f} s, load "
+          f"{os.getloadavg()}; written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
