@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import platform
+import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path

@@ -426,8 +426,12 @@ def load_match(iterations: int | None = None, *, ms: float | None = None,
                       tag=tag, data=data)
     paths, parts = gather_parts(paths, first, load_part,
                                 "data/network/README.md gives the commands that make them.")
-    total = combine(parts)
-    return {**total, "timed": bool(parts[0].a.get("timed")), "a_params": parts[0].a,
+    return match_summary(paths, parts)
+
+
+def match_summary(paths, parts) -> dict:
+    """:func:`load_match`'s dict for parts already read (also used by uttt_prior_play)."""
+    return {**combine(parts), "timed": bool(parts[0].a.get("timed")), "a_params": parts[0].a,
             "b_params": parts[0].b, "seconds_per_move": [p.seconds_per_move for p in parts],
             "files": [str(path) for path in paths]}
 

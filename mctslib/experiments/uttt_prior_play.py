@@ -35,10 +35,11 @@ from ..bots.uttt import parse_spec, random_openings
 from ..bots.uttt_prior import PriorUCTBot
 from ..play.arena import letters, play_match
 from .stored import gather_parts, load_dataclass
-from .transpositions import MatchPart, combine
+from .transpositions import MatchPart
 from .uttt_network import DEFAULT_WEIGHTS
 from .uttt_network_play import (DEFAULT_DATA, OPENING_PLIES, SEED, TIME_NOTE, TIMED_NOTE, UCT_C,
-                                _budget, _budget_name, _uct_spec, machine_record, weights_sha256)
+                                _budget, _budget_name, _uct_spec, machine_record,
+                                match_summary, weights_sha256)
 
 __all__ = ["BIAS", "BIAS_VISITS", "DEFAULT_ITERATIONS", "load_match", "load_part", "main",
            "part_path", "play_part"]
@@ -157,9 +158,7 @@ def load_match(iterations: int | None = None, *, ms: float | None = None, bias: 
                       data=data)
     paths, parts = gather_parts(paths, first, load_part,
                                 "data/network/README.md gives the commands that make them.")
-    return {**combine(parts), "timed": bool(parts[0].a.get("timed")), "a_params": parts[0].a,
-            "b_params": parts[0].b, "seconds_per_move": [p.seconds_per_move for p in parts],
-            "files": [str(path) for path in paths]}
+    return match_summary(paths, parts)
 
 
 def main(argv=None) -> int:
