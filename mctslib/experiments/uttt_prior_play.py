@@ -44,8 +44,9 @@ from .uttt_network_play import (DEFAULT_DATA, OPENING_PLIES, SEED, TIME_NOTE, TI
 __all__ = ["BIAS", "BIAS_VISITS", "DEFAULT_ITERATIONS", "load_match", "load_part", "main",
            "part_path", "play_part"]
 
-#: The bias weight and the visits before a node's network call: the best of a 200-game
-#: screen at 5,000 iterations (bias 0.5 to 32, visits 8 to 128; data/network/README.md).
+#: The bias weight and the visits before a node's network call: the best of a first, unstored
+#: 200-game screen at 5,000 iterations; the stored 400-game screen (bias 2, 8, 32 by visits 8,
+#: 32, 128) finds no setting clearly better (data/network/README.md).
 BIAS, BIAS_VISITS = 8.0, 32
 #: Iterations per move for each side when neither iterations nor ms is given.
 DEFAULT_ITERATIONS = 5000
