@@ -46,7 +46,23 @@ def test_a_timed_match_is_marked_and_measured():
     assert play.part_path(ms=5).name == "uttt_prior5ms_bias8_k32_vs_uct5ms_part0.json"
 
 
+def test_the_uct_bot_can_have_other_iterations(tmp_path):
+    part = play.play_part(40, 2, 0, uct_iterations=90, bias=8, bias_visits=4, weights=STORED)
+    assert part.a["iterations"] == 40 and "iters=40" in part.a["spec"]
+    assert part.b["iterations"] == 90 and "iters=90" in part.b["spec"]
+    assert part.b["label"] == "UCT 90it"
+    path = play.part_path(40, 0, uct_iterations=90, bias=8, bias_visits=4, data=tmp_path)
+    assert path.name == "uttt_prior40it_bias8_k4_vs_uct90it_part0.json"
+    path.write_text(part.to_json())
+    assert play.load_match(40, uct_iterations=90, bias=8, bias_visits=4,
+                           data=tmp_path)["games"] == 2
+    with pytest.raises(ValueError, match="no stored part"):  # equal iterations: another match
+        play.load_match(40, bias=8, bias_visits=4, data=tmp_path)
+
+
 @pytest.mark.parametrize("kwargs, words", [
+    ({"uct_iterations": 0}, "uct_iterations"),
+    ({"iterations": None, "ms": 10, "uct_iterations": 100}, "uct_iterations must be None"),
     ({"iterations": 100, "ms": 10}, "not both"),
     ({"iterations": 0}, "iterations"),
     ({"bias": -1}, "bias"),

@@ -290,15 +290,21 @@ def machine_record(jobs: int) -> dict:
             "mctslib": __version__, "numpy": np.__version__, "numba": numba.__version__}
 
 
+def uct_iterations_of(iterations, ms, uct_iterations):
+    """The UCT side's checked iterations: ``iterations`` unless given; None in a timed match."""
+    if ms is not None:
+        if uct_iterations is not None:
+            raise ValueError(f"uct_iterations must be None in a timed match (ms={ms!r}: both "
+                             f"sides get ms per move), got {uct_iterations!r}.")
+        return None
+    return check_int("uct_iterations", iterations if uct_iterations is None else uct_iterations,
+                     1, 10_000_000)
+
+
 def _sides(iterations, ms, uct_iterations, c, mix, use_policy, weights, uct_c):
     """Checked budgets and the parameter dicts of A (PUCT) and B (UCT)."""
     iterations, ms = _budget(iterations, ms)
-    if ms is not None and uct_iterations is not None:
-        raise ValueError(f"uct_iterations must be None in a timed match (ms={ms!r}: both sides "
-                         f"get ms per move), got {uct_iterations!r}.")
-    if ms is None:
-        uct_iterations = check_int("uct_iterations", iterations if uct_iterations is None
-                                   else uct_iterations, 1, 10_000_000)
+    uct_iterations = uct_iterations_of(iterations, ms, uct_iterations)
     c = check_real("c (c_puct)", c, 0.0, 100.0)
     mix = check_real("mix (weight of the playout in a leaf's value)", mix, 0.0, 1.0)
     use_policy = check_bool("use_policy", use_policy)
@@ -386,12 +392,7 @@ def part_path(iterations: int | None = None, part: int = 0, *, ms: float | None 
     tells variants apart. Arguments as :func:`play_part` (checked the same way).
     """
     iterations, ms = _budget(iterations, ms)
-    if ms is None:
-        uct_iterations = check_int("uct_iterations", iterations if uct_iterations is None
-                                   else uct_iterations, 1, 10_000_000)
-    elif uct_iterations is not None:
-        raise ValueError(f"uct_iterations must be None in a timed match (ms={ms!r}), got "
-                         f"{uct_iterations!r}.")
+    uct_iterations = uct_iterations_of(iterations, ms, uct_iterations)
     part = check_int("part", part, 0, 999)
     c = check_real("c (c_puct)", c, 0.0, 100.0)
     mix = check_real("mix (weight of the playout in a leaf's value)", mix, 0.0, 1.0)

@@ -37,9 +37,21 @@ from ..play.arena import letters, play_match
 from .stored import gather_parts, load_dataclass
 from .transpositions import MatchPart
 from .uttt_network import DEFAULT_WEIGHTS
-from .uttt_network_play import (DEFAULT_DATA, OPENING_PLIES, SEED, TIME_NOTE, TIMED_NOTE, UCT_C,
-                                _budget, _budget_name, _uct_spec, machine_record,
-                                match_summary, weights_sha256)
+from .uttt_network_play import (
+    DEFAULT_DATA,
+    OPENING_PLIES,
+    SEED,
+    TIME_NOTE,
+    TIMED_NOTE,
+    UCT_C,
+    _budget,
+    _budget_name,
+    _uct_spec,
+    machine_record,
+    match_summary,
+    uct_iterations_of,
+    weights_sha256,
+)
 
 __all__ = ["BIAS", "BIAS_VISITS", "DEFAULT_ITERATIONS", "load_match", "load_part", "main",
            "part_path", "play_part"]
@@ -52,26 +64,28 @@ BIAS, BIAS_VISITS = 8.0, 32
 DEFAULT_ITERATIONS = 5000
 
 
-def _sides(iterations, ms, bias, bias_visits, weights, uct_c):
-    """Checked budget and the parameter dicts of A (biased) and B (the UCT bot)."""
+def _sides(iterations, ms, uct_iterations, bias, bias_visits, weights, uct_c):
+    """Checked budgets and the parameter dicts of A (biased) and B (the UCT bot)."""
     iterations, ms = _budget(iterations, ms, DEFAULT_ITERATIONS)
+    uct_iterations = uct_iterations_of(iterations, ms, uct_iterations)
     bias = check_real("bias", bias, 0.0, 100.0)
     bias_visits = check_int("bias_visits", bias_visits, 1, 1_000_000)
     uct_c = check_real("uct_c (the UCT bot's exploration constant)", uct_c, 0.0, 100.0)
-    spec = _uct_spec(iterations, ms, uct_c)
     timed, budget = ms is not None, _budget_name(iterations, ms)
     a = {"label": f"UCT+bias {budget} bias={bias:g} k={bias_visits}", "kind": "uct+prior",
-         "spec": spec, "iterations": iterations, "ms": ms, "bias": bias,
+         "spec": _uct_spec(iterations, ms, uct_c), "iterations": iterations, "ms": ms, "bias": bias,
          "bias_visits": bias_visits, "weights": Path(weights).name,
          "weights_sha256": weights_sha256(weights), "timed": timed}
-    b = {"label": f"UCT {budget}", "kind": "uct", "spec": spec, "iterations": iterations,
-         "ms": ms, "c": uct_c, "timed": timed}
+    b = {"label": f"UCT {_budget_name(uct_iterations, ms)}", "kind": "uct",
+         "spec": _uct_spec(uct_iterations, ms, uct_c), "iterations": uct_iterations, "ms": ms,
+         "c": uct_c, "timed": timed}
     return a, b
 
 
 def play_part(iterations: int | None = None, games: int = 200, part: int = 0, *,
-              ms: float | None = None, bias: float = BIAS, bias_visits: int = BIAS_VISITS,
-              weights=DEFAULT_WEIGHTS, seed: int = SEED, uct_c: float = UCT_C,
+              ms: float | None = None, uct_iterations: int | None = None, bias: float = BIAS,
+              bias_visits: int = BIAS_VISITS, weights=DEFAULT_WEIGHTS, seed: int = SEED,
+              uct_c: float = UCT_C,
               opening_plies: int = OPENING_PLIES, jobs: int = 1) -> MatchPart:
     """Part ``part`` of the match UCT with the network's bias (A) against the UCT bot (B).
 
@@ -86,6 +100,9 @@ def play_part(iterations: int | None = None, games: int = 200, part: int = 0, *,
     ms : float or None
         A timed match: both sides get ``ms`` milliseconds for every move (above 0,
         at most 60,000; the first move included); not reproducible, marked ``timed``.
+    uct_iterations : int or None
+        The UCT bot's iterations per move if not ``iterations`` (e.g. the iterations
+        its speed buys it); None in a timed match.
     bias, bias_visits
         :class:`mctslib.bots.uttt_prior.PriorUCTBot`'s bias weight (0 to 100) and
         visits before a node's network call (1 to 1,000,000).
@@ -106,7 +123,7 @@ def play_part(iterations: int | None = None, games: int = 200, part: int = 0, *,
     seed = check_int("seed", seed, 0)
     jobs = check_int("jobs", jobs, 1, 64)
     plies = check_int("opening_plies", opening_plies, 1, 8)
-    a, b = _sides(iterations, ms, bias, bias_visits, weights, uct_c)
+    a, b = _sides(iterations, ms, uct_iterations, bias, bias_visits, weights, uct_c)
     make_a = functools.partial(PriorUCTBot, a["spec"], weights, a["bias"], a["bias_visits"])
     starts = random_openings(max(1, games // 2), plies,
                              np.random.SeedSequence(seed, spawn_key=(1000 + part,)))
@@ -126,22 +143,22 @@ def play_part(iterations: int | None = None, games: int = 200, part: int = 0, *,
 
 
 def part_path(iterations: int | None = None, part: int = 0, *, ms: float | None = None,
-              bias: float = BIAS, bias_visits: int = BIAS_VISITS, tag: str = "",
-              data=DEFAULT_DATA) -> Path:
+              uct_iterations: int | None = None, bias: float = BIAS,
+              bias_visits: int = BIAS_VISITS, tag: str = "", data=DEFAULT_DATA) -> Path:
     """``data/network/uttt_prior{budget}_bias{bias}_k{visits}_vs_uct{budget}{tag}_part{part}.json``.
 
     Budgets as ``5000it`` or ``100ms``; arguments as :func:`play_part`.
     """
     iterations, ms = _budget(iterations, ms, DEFAULT_ITERATIONS)
+    uct_iterations = uct_iterations_of(iterations, ms, uct_iterations)
     part = check_int("part", part, 0, 999)
     bias = check_real("bias", bias, 0.0, 100.0)
     bias_visits = check_int("bias_visits", bias_visits, 1, 1_000_000)
     if not isinstance(tag, str) or any(ch in tag for ch in "/\\*?[]"):
         raise ValueError(f"tag must be text without /, \\, *, ?, [ or ] (it goes into a file "
                          f"name), got {tag!r:.80}.")
-    budget = _budget_name(iterations, ms)
-    return Path(data) / (f"uttt_prior{budget}_bias{bias:g}_k{bias_visits}_vs_uct{budget}{tag}"
-                         f"_part{part}.json")
+    return Path(data) / (f"uttt_prior{_budget_name(iterations, ms)}_bias{bias:g}_k{bias_visits}"
+                         f"_vs_uct{_budget_name(uct_iterations, ms)}{tag}_part{part}.json")
 
 
 def load_part(path) -> MatchPart:
@@ -150,13 +167,14 @@ def load_part(path) -> MatchPart:
                           "'python -m mctslib.experiments.uttt_prior_play match'")
 
 
-def load_match(iterations: int | None = None, *, ms: float | None = None, bias: float = BIAS,
+def load_match(iterations: int | None = None, *, ms: float | None = None,
+               uct_iterations: int | None = None, bias: float = BIAS,
                bias_visits: int = BIAS_VISITS, tag: str = "", data=DEFAULT_DATA,
                paths=None) -> dict:
     """Every stored part of one match added up, as
     :func:`mctslib.experiments.uttt_network_play.load_match` (same keys)."""
-    first = part_path(iterations, 0, ms=ms, bias=bias, bias_visits=bias_visits, tag=tag,
-                      data=data)
+    first = part_path(iterations, 0, ms=ms, uct_iterations=uct_iterations, bias=bias,
+                      bias_visits=bias_visits, tag=tag, data=data)
     paths, parts = gather_parts(paths, first, load_part,
                                 "data/network/README.md gives the commands that make them.")
     return match_summary(paths, parts)
@@ -171,6 +189,8 @@ def main(argv=None) -> int:
                         help=f"iterations per move for each side (default {DEFAULT_ITERATIONS})")
     budget.add_argument("--ms", type=float, default=None,
                         help="a timed match: milliseconds per move for each side")
+    parser.add_argument("--uct-iters", type=int, default=None,
+                        help="the UCT bot's iterations per move if not --iters")
     parser.add_argument("--bias", type=float, default=BIAS)
     parser.add_argument("--bias-visits", type=int, default=BIAS_VISITS)
     parser.add_argument("--games", type=int, default=200, help="games of this part")
@@ -184,9 +204,11 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=None,
                         help="store the part here instead of its name in --data")
     args = parser.parse_args(argv)
-    out = args.out or part_path(args.iters, args.part, ms=args.ms, bias=args.bias,
-                                bias_visits=args.bias_visits, tag=args.tag, data=args.data)
-    result = play_part(args.iters, args.games, args.part, ms=args.ms, bias=args.bias,
+    out = args.out or part_path(args.iters, args.part, ms=args.ms, uct_iterations=args.uct_iters,
+                                bias=args.bias, bias_visits=args.bias_visits, tag=args.tag,
+                                data=args.data)
+    result = play_part(args.iters, args.games, args.part, ms=args.ms,
+                       uct_iterations=args.uct_iters, bias=args.bias,
                        bias_visits=args.bias_visits, weights=args.weights, seed=args.seed,
                        jobs=args.jobs)
     out.parent.mkdir(parents=True, exist_ok=True)
