@@ -440,21 +440,21 @@ def match_summary(paths, parts) -> dict:
 # ----------------------------------------------------------------------------- command line
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.uttt_network_play",
-                                     description=__doc__.split("\n\n")[0])
+def match_parser(prog: str, iterations_help: str) -> argparse.ArgumentParser:
+    """The command line of a stored match part, shared with :mod:`.uttt_prior_play`.
+
+    ``match`` with the budget (``--iters`` or ``--ms``, ``--uct-iters``), the part and
+    its seed, the network, the worker processes and where the part is stored; each
+    module adds the options of its own player A.
+    """
+    parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("command", choices=("match",))
     budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--iters", type=int, default=None,
-                        help=f"PUCT's iterations per move (default {DEFAULT_ITERATIONS})")
+    budget.add_argument("--iters", type=int, default=None, help=iterations_help)
     budget.add_argument("--ms", type=float, default=None,
                         help="a timed match: milliseconds per move for each side")
     parser.add_argument("--uct-iters", type=int, default=None,
                         help="the UCT bot's iterations per move (default --iters)")
-    parser.add_argument("--c-puct", type=float, default=1.5)
-    parser.add_argument("--mix", type=float, default=0.5, help="playout weight at leaves")
-    parser.add_argument("--uniform-prior", action="store_true",
-                        help="PUCT without the network's policy")
     parser.add_argument("--games", type=int, default=200, help="games of this part")
     parser.add_argument("--part", type=int, default=0)
     parser.add_argument("--seed", type=int, default=SEED)
@@ -465,13 +465,11 @@ def main(argv=None) -> int:
     parser.add_argument("--tag", default="", help="added to the file name, e.g. _h64")
     parser.add_argument("--out", type=Path, default=None,
                         help="store the part here instead of its name in --data")
-    args = parser.parse_args(argv)
-    out = args.out or part_path(args.iters, args.part, ms=args.ms, uct_iterations=args.uct_iters,
-                                c=args.c_puct, mix=args.mix, tag=args.tag, data=args.data)
-    result = play_part(args.iters, args.games, args.part, ms=args.ms,
-                       uct_iterations=args.uct_iters, c=args.c_puct, mix=args.mix,
-                       use_policy=not args.uniform_prior, weights=args.weights, seed=args.seed,
-                       jobs=args.jobs)
+    return parser
+
+
+def store_part(result: MatchPart, out: Path) -> None:
+    """Write a played part as JSON to ``out`` and print its summary (the commands' output)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(result.to_json() + "\n")
     print(result.format())
@@ -480,6 +478,23 @@ def main(argv=None) -> int:
           f"[{low:.3f}, {high:.3f}]; seconds per move A {result.seconds_per_move[0]:.4f}, "
           f"B {result.seconds_per_move[1]:.4f}; {result.seconds:.0f} s, load "
           f"{os.getloadavg()}; written to {out}")
+
+
+def main(argv=None) -> int:
+    parser = match_parser("python -m mctslib.experiments.uttt_network_play",
+                          f"PUCT's iterations per move (default {DEFAULT_ITERATIONS})")
+    parser.description = __doc__.split("\n\n")[0]
+    parser.add_argument("--c-puct", type=float, default=1.5)
+    parser.add_argument("--mix", type=float, default=0.5, help="playout weight at leaves")
+    parser.add_argument("--uniform-prior", action="store_true",
+                        help="PUCT without the network's policy")
+    args = parser.parse_args(argv)
+    out = args.out or part_path(args.iters, args.part, ms=args.ms, uct_iterations=args.uct_iters,
+                                c=args.c_puct, mix=args.mix, tag=args.tag, data=args.data)
+    store_part(play_part(args.iters, args.games, args.part, ms=args.ms,
+                         uct_iterations=args.uct_iters, c=args.c_puct, mix=args.mix,
+                         use_policy=not args.uniform_prior, weights=args.weights,
+                         seed=args.seed, jobs=args.jobs), out)
     return 0
 
 

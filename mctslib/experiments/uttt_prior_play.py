@@ -22,7 +22,6 @@ Command line (the regeneration commands and their times are in
 
 from __future__ import annotations
 
-import argparse
 import functools
 import os
 import time
@@ -48,7 +47,9 @@ from .uttt_network_play import (
     _budget_name,
     _uct_spec,
     machine_record,
+    match_parser,
     match_summary,
+    store_part,
     uct_iterations_of,
     weights_sha256,
 )
@@ -181,41 +182,19 @@ def load_match(iterations: int | None = None, *, ms: float | None = None,
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.uttt_prior_play",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("match",))
-    budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--iters", type=int, default=None,
-                        help=f"iterations per move for each side (default {DEFAULT_ITERATIONS})")
-    budget.add_argument("--ms", type=float, default=None,
-                        help="a timed match: milliseconds per move for each side")
-    parser.add_argument("--uct-iters", type=int, default=None,
-                        help="the UCT bot's iterations per move if not --iters")
+    parser = match_parser("python -m mctslib.experiments.uttt_prior_play",
+                          f"the biased bot's iterations per move (default {DEFAULT_ITERATIONS})")
+    parser.description = __doc__.split("\n\n")[0]
     parser.add_argument("--bias", type=float, default=BIAS)
     parser.add_argument("--bias-visits", type=int, default=BIAS_VISITS)
-    parser.add_argument("--games", type=int, default=200, help="games of this part")
-    parser.add_argument("--part", type=int, default=0)
-    parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
-                        help=f"folder of the stored parts (default {DEFAULT_DATA})")
-    parser.add_argument("--tag", default="", help="added to the file name")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="store the part here instead of its name in --data")
     args = parser.parse_args(argv)
     out = args.out or part_path(args.iters, args.part, ms=args.ms, uct_iterations=args.uct_iters,
                                 bias=args.bias, bias_visits=args.bias_visits, tag=args.tag,
                                 data=args.data)
-    result = play_part(args.iters, args.games, args.part, ms=args.ms,
-                       uct_iterations=args.uct_iters, bias=args.bias,
-                       bias_visits=args.bias_visits, weights=args.weights, seed=args.seed,
-                       jobs=args.jobs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(result.to_json() + "\n")
-    print(f"{result.format()}\nseconds per move A {result.seconds_per_move[0]:.4f}, "
-          f"B {result.seconds_per_move[1]:.4f}; {result.seconds:.0f} s, load "
-          f"{os.getloadavg()}; written to {out}")
+    store_part(play_part(args.iters, args.games, args.part, ms=args.ms,
+                         uct_iterations=args.uct_iters, bias=args.bias,
+                         bias_visits=args.bias_visits, weights=args.weights, seed=args.seed,
+                         jobs=args.jobs), out)
     return 0
 
 
