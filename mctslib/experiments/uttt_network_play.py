@@ -290,6 +290,14 @@ def machine_record(jobs: int) -> dict:
             "mctslib": __version__, "numpy": np.__version__, "numba": numba.__version__}
 
 
+def check_tag(tag) -> str:
+    """``tag`` if it can go into a part's file name; ValueError naming it otherwise."""
+    if not isinstance(tag, str) or any(ch in tag for ch in "/\\*?[]"):
+        raise ValueError(f"tag must be text without /, \\, *, ?, [ or ] (it goes into a file "
+                         f"name), got {tag!r:.80}.")
+    return tag
+
+
 def uct_iterations_of(iterations, ms, uct_iterations):
     """The UCT side's checked iterations: ``iterations`` unless given; None in a timed match."""
     if ms is not None:
@@ -396,9 +404,7 @@ def part_path(iterations: int | None = None, part: int = 0, *, ms: float | None 
     part = check_int("part", part, 0, 999)
     c = check_real("c (c_puct)", c, 0.0, 100.0)
     mix = check_real("mix (weight of the playout in a leaf's value)", mix, 0.0, 1.0)
-    if not isinstance(tag, str) or any(ch in tag for ch in "/\\*?[]"):
-        raise ValueError(f"tag must be text without /, \\, *, ?, [ or ] (it goes into a file "
-                         f"name), got {tag!r:.80}.")
+    check_tag(tag)
     return Path(data) / (f"uttt_puct{_budget_name(iterations, ms)}_c{c:g}_mix{mix:g}_vs_uct"
                          f"{_budget_name(uct_iterations, ms)}{tag}_part{part}.json")
 
@@ -440,14 +446,14 @@ def match_summary(paths, parts) -> dict:
 # ----------------------------------------------------------------------------- command line
 
 
-def match_parser(prog: str, iterations_help: str) -> argparse.ArgumentParser:
+def match_parser(prog: str, description: str, iterations_help: str) -> argparse.ArgumentParser:
     """The command line of a stored match part, shared with :mod:`.uttt_prior_play`.
 
     ``match`` with the budget (``--iters`` or ``--ms``, ``--uct-iters``), the part and
     its seed, the network, the worker processes and where the part is stored; each
     module adds the options of its own player A.
     """
-    parser = argparse.ArgumentParser(prog=prog)
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("command", choices=("match",))
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--iters", type=int, default=None, help=iterations_help)
@@ -482,8 +488,8 @@ def store_part(result: MatchPart, out: Path) -> None:
 
 def main(argv=None) -> int:
     parser = match_parser("python -m mctslib.experiments.uttt_network_play",
+                          __doc__.split("\n\n")[0],
                           f"PUCT's iterations per move (default {DEFAULT_ITERATIONS})")
-    parser.description = __doc__.split("\n\n")[0]
     parser.add_argument("--c-puct", type=float, default=1.5)
     parser.add_argument("--mix", type=float, default=0.5, help="playout weight at leaves")
     parser.add_argument("--uniform-prior", action="store_true",

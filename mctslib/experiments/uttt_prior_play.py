@@ -46,6 +46,7 @@ from .uttt_network_play import (
     _budget,
     _budget_name,
     _uct_spec,
+    check_tag,
     machine_record,
     match_parser,
     match_summary,
@@ -86,8 +87,8 @@ def _sides(iterations, ms, uct_iterations, bias, bias_visits, weights, uct_c):
 def play_part(iterations: int | None = None, games: int = 200, part: int = 0, *,
               ms: float | None = None, uct_iterations: int | None = None, bias: float = BIAS,
               bias_visits: int = BIAS_VISITS, weights=DEFAULT_WEIGHTS, seed: int = SEED,
-              uct_c: float = UCT_C,
-              opening_plies: int = OPENING_PLIES, jobs: int = 1) -> MatchPart:
+              uct_c: float = UCT_C, opening_plies: int = OPENING_PLIES,
+              jobs: int = 1) -> MatchPart:
     """Part ``part`` of the match UCT with the network's bias (A) against the UCT bot (B).
 
     Parameters
@@ -155,9 +156,7 @@ def part_path(iterations: int | None = None, part: int = 0, *, ms: float | None 
     part = check_int("part", part, 0, 999)
     bias = check_real("bias", bias, 0.0, 100.0)
     bias_visits = check_int("bias_visits", bias_visits, 1, 1_000_000)
-    if not isinstance(tag, str) or any(ch in tag for ch in "/\\*?[]"):
-        raise ValueError(f"tag must be text without /, \\, *, ?, [ or ] (it goes into a file "
-                         f"name), got {tag!r:.80}.")
+    check_tag(tag)
     return Path(data) / (f"uttt_prior{_budget_name(iterations, ms)}_bias{bias:g}_k{bias_visits}"
                          f"_vs_uct{_budget_name(uct_iterations, ms)}{tag}_part{part}.json")
 
@@ -183,8 +182,8 @@ def load_match(iterations: int | None = None, *, ms: float | None = None,
 
 def main(argv=None) -> int:
     parser = match_parser("python -m mctslib.experiments.uttt_prior_play",
+                          __doc__.split("\n\n")[0],
                           f"the biased bot's iterations per move (default {DEFAULT_ITERATIONS})")
-    parser.description = __doc__.split("\n\n")[0]
     parser.add_argument("--bias", type=float, default=BIAS)
     parser.add_argument("--bias-visits", type=int, default=BIAS_VISITS)
     args = parser.parse_args(argv)
