@@ -207,7 +207,7 @@ def main(argv=None) -> int:
           f"load average {load_before:.2f}", flush=True)
     summaries, saved = [], []
     for factor, openspiel in zip(args.openspiel_factor, args.opponents):
-        print(f"factor {factor:g}: OpenSpiel {openspiel.describe()}", flush=True)
+        print(f"factor {factor:g}: {openspiel.describe()}", flush=True)
         start = time.perf_counter()
         games = play(args.bot, openspiel, args.games, args.seed, args.jobs)
         summary = report(factor, games, (time.perf_counter() - start) / 60)
