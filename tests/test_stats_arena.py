@@ -11,7 +11,9 @@ from mctslib.games import SubtractionGame, SumToFifteen, TicTacToe
 from mctslib.play.arena import GameRecord, MatchResult, RandomPlayer, letters, play_game, play_match
 from mctslib.play.elo_sprt import pair_outcomes
 from mctslib.play.stats import (
+    game_spread,
     games_for_width,
+    independent_difference_interval,
     pair_difference_interval,
     pair_score_interval,
     score_interval,
@@ -194,6 +196,56 @@ def test_pair_difference_stays_within_minus_one_and_one():
     assert difference == 0.5 and high == 1.0  # 1.48, clipped
     assert low == pytest.approx(0.5 - 1.959963984540054 / 2, abs=1e-15)
     assert pair_difference_interval("WWWW", "LLLL") == (1.0, 1.0, 1.0)
+
+
+# --- independent_difference_interval: two matches that share nothing game by game ---------
+
+def test_independent_difference_by_hand():
+    # A: 3-1-1 (5 games, results 1, 1, 1, 0.5, 0), B: 1-0-2 (3 games, results 1, 0, 0).
+    a, b = [1, 1, 1, 0.5, 0], [1, 0, 0]
+    variances = [sample_variance(results) / len(results) for results in (a, b)]
+    half = 1.959963984540054 * math.sqrt(sum(variances))
+    centre = mean(a) - mean(b)
+    difference, low, high = independent_difference_interval((3, 1, 1), (1, 0, 2))
+    assert difference == pytest.approx(0.7 - 1 / 3, abs=1e-15)
+    assert low == pytest.approx(centre - half, abs=1e-14)
+    assert centre + half > 1.0 and high == 1.0  # clipped
+    # The spread of one game is game_spread's: draws narrow it.
+    assert variances[0] == pytest.approx(game_spread(3, 1, 1) ** 2 / 5, abs=1e-15)
+
+
+def test_independent_difference_is_antisymmetric_and_narrows_with_confidence():
+    wide = independent_difference_interval((125, 48, 27), (103, 61, 36))
+    assert [round(x, 3) for x in wide] == [0.078, 0.005, 0.15]
+    swapped = independent_difference_interval((103, 61, 36), (125, 48, 27))
+    assert swapped == pytest.approx((-wide[0], -wide[2], -wide[1]), abs=1e-15)
+    narrow = independent_difference_interval((125, 48, 27), (103, 61, 36), confidence=0.5)
+    assert wide[1] < narrow[1] < wide[0] < narrow[2] < wide[2]
+    # Twice the games (same proportions): the half-width shrinks by about sqrt(2).
+    doubled = independent_difference_interval((250, 96, 54), (206, 122, 72))
+    assert (doubled[2] - doubled[1]) == pytest.approx((wide[2] - wide[1]) / math.sqrt(2),
+                                                      rel=0.01)
+
+
+def test_independent_difference_stays_within_minus_one_and_one():
+    difference, low, high = independent_difference_interval((1, 0, 1), (0, 0, 2))
+    assert difference == 0.5 and high == 1.0 and low == pytest.approx(0.5 - 1.959963984540054 * 0.5)
+    assert independent_difference_interval((4, 0, 0), (0, 0, 4)) == (1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("args, words", [
+    (((1, 0, 0), (1, 1, 1)), "counts_a must hold at least two games"),
+    (((1, 1, 1), (0, 0, 0)), "counts_b must hold at least two games"),
+    (((1, 1), (1, 1, 1)), "counts_a must be three whole numbers"),
+    (("WDL", (1, 1, 1)), "counts_a must be three whole numbers"),
+    (((1, 1, 1), 3), "counts_b must be three whole numbers"),
+    (((1, -1, 3), (1, 1, 1)), "counts_a draws"),
+    (((1, 1, 1), (1, 1.5, 1)), "counts_b draws"),
+    (((1, 1, 1), (1, 1, 1), 0.0), "confidence"),
+])
+def test_independent_difference_bad_input_is_named(args, words):
+    with pytest.raises(ValueError, match=words):
+        independent_difference_interval(*args)
 
 
 @pytest.mark.parametrize("args, words", [

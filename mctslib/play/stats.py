@@ -11,7 +11,8 @@ from game pairs that share an opening (:func:`game_spread`,
 (:func:`score_from_elo`, :func:`elo_from_score`, :func:`elo_interval`).
 Chapter "Enhancements that matter" compares two versions of a bot that
 played the same games (same openings, same seeds) pair by pair:
-:func:`pair_difference_interval`.
+:func:`pair_difference_interval`; two matches that share nothing game by game
+are compared with :func:`independent_difference_interval`.
 """
 
 from __future__ import annotations
@@ -378,6 +379,54 @@ def pair_difference_interval(results_a, results_b,
     pairs = len(a) // 2
     difference = math.fsum(count * value for count, value in zip(counts, values)) / pairs
     half_width = z * _count_spread(counts, values) / math.sqrt(pairs)
+    return difference, max(-1.0, difference - half_width), min(1.0, difference + half_width)
+
+
+def independent_difference_interval(counts_a, counts_b,
+                                    confidence: float = 0.95) -> tuple[float, float, float]:
+    """Score difference of two independent matches and its normal interval.
+
+    Chapter "Enhancements that matter". ``counts_a`` and ``counts_b`` are the
+    ``(wins, draws, losses)`` of two matches that share nothing game by game:
+    on the clock two runs with the same seed part ways within a few moves, so
+    :func:`pair_difference_interval` does not apply. Returned:
+    ``(difference, low, high)``, A's score minus B's plus or minus ``z`` times
+    the spread of that difference, ``sqrt(sd_a**2 / n_a + sd_b**2 / n_b)``,
+    each ``sd`` the spread of one game of its match (:func:`game_spread`, so
+    draws count as the smaller spread they are). A normal approximation,
+    clipped to [-1, 1]; each match needs at least two games.
+
+    Parameters
+    ----------
+    counts_a, counts_b : sequence of three whole numbers
+        Wins, draws and losses of A's match and of B's.
+    confidence : float
+        Of the interval, strictly between 0 and 1 (default 0.95).
+
+    Examples
+    --------
+    >>> [round(x, 3) for x in independent_difference_interval((125, 48, 27), (103, 61, 36))]
+    [0.078, 0.005, 0.15]
+    """
+    matches = []
+    for name, counts in (("counts_a", counts_a), ("counts_b", counts_b)):
+        if isinstance(counts, (str, bytes)) or not is_sequence(counts) or len(counts) != 3:
+            raise ValueError(f"{name} must be three whole numbers (wins, draws, losses), got "
+                             f"{shown(counts)}.")
+        wins, draws, losses = (check_int(f"{name} {label}", value, 0, MAX_EXACT_COUNT)
+                               for label, value in zip(("wins", "draws", "losses"), counts))
+        games = wins + draws + losses
+        if games < 2:
+            raise ValueError(f"{name} must hold at least two games (a spread needs two), got "
+                             f"{games}.")
+        if games > MAX_EXACT_COUNT:
+            raise ValueError(f"{name} must add up to at most 2**53 games, got {games}.")
+        matches.append(((wins + 0.5 * draws) / games,
+                        game_spread(wins, draws, losses) ** 2 / games))
+    z = _z(confidence)
+    (score_a, variance_a), (score_b, variance_b) = matches
+    difference = score_a - score_b
+    half_width = z * math.sqrt(variance_a + variance_b)
     return difference, max(-1.0, difference - half_width), min(1.0, difference + half_width)
 
 
