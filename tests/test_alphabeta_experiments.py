@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mctslib.experiments.alphabeta import (
+    DATA_DIR,
     AlphaBetaMatch,
     alphabeta_spec_for,
     alphabeta_wins,
@@ -109,6 +110,21 @@ def test_compare_weights_is_reproducible():
     assert first.games == 2 and first.records == again.records
     with pytest.raises(ValueError, match="weights must be five whole numbers"):
         compare_weights((1, 2), nodes=300, games=2)
+
+
+def test_turning_point_skips_moves_searched_after_a_proof():
+    # Game 234 of the stored counted match: at ply 35 MCTS ran 1,004 of its 127,000 iterations
+    # (its root was proven lost) and logged 0.813, the leftover mean of a lost move.
+    stored = load_match(DATA_DIR / "nodes790k_vs_iters127k_codingame.json")
+    record = next(r for r in stored.records if r["index"] == 234)
+    every_move = turning_point(record, stored.scoring)
+    assert every_move.ply == 35 and record["work"][35] < 127_000
+    searched = turning_point(record, stored.scoring, iterations=127_000)
+    assert searched is not None and searched.ply != 35
+    assert record["work"][searched.ply] >= 127_000
+    assert searched.gap <= every_move.gap
+    with pytest.raises(ValueError, match="iterations"):
+        turning_point(record, stored.scoring, iterations=0)
 
 
 def test_records_are_checked():

@@ -432,7 +432,8 @@ def _fixed_depth(state: UltimateTicTacToe, depth: int, weights, workspace, out) 
 
 
 def turning_point(record: dict, scoring: str = "codingame", depth: int = 6,
-                  weights=fast_ab.DEFAULT_WEIGHTS) -> TurningPoint | None:
+                  weights=fast_ab.DEFAULT_WEIGHTS,
+                  iterations: int | None = None) -> TurningPoint | None:
     """The MCTS move of a stored game where MCTS's value exceeds alpha-beta's by the most.
 
     Each position where MCTS moved is searched again by alpha-beta to a
@@ -440,8 +441,18 @@ def turning_point(record: dict, scoring: str = "codingame", depth: int = 6,
     load), with the evaluation's ``weights`` (default: the bot's defaults).
     Moves without a stored MCTS value are skipped; None if none is left. Ties
     go to the earliest move.
+
+    ``iterations``, the MCTS bot's iteration budget a move (a match played
+    with ``iters=``), skips the moves where MCTS ran fewer: with the solver
+    on, its search stops early only once the root is proven, and the value
+    it logs there is the leftover mean reward of a move already proven won or
+    lost, not an estimate (chapter "Enhancements that matter" found its first
+    example misread that way). None (the default) keeps every move.
     """
     depth = check_int("depth", depth, 1, 81)
+    if iterations is not None:
+        iterations = check_int("iterations (the MCTS bot's budget a move)", iterations, 1,
+                               2**31 - 1)
     weights = fast_ab.weights_array(check_weights(weights))
     states = positions(record, scoring)
     mcts_is_x = not record["alphabeta_first"]
@@ -450,6 +461,8 @@ def turning_point(record: dict, scoring: str = "codingame", depth: int = 6,
     for ply, move in enumerate(record["moves"]):
         if (ply % 2 == 0) != mcts_is_x or record["values"][ply] is None:
             continue
+        if iterations is not None and record["work"][ply] < iterations:
+            continue  # the root was proven: the logged value is not an estimate
         after = states[ply + 1]
         if after.is_terminal():
             value_after = after.result(states[ply].player_to_move)

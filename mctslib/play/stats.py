@@ -387,9 +387,12 @@ def independent_difference_interval(counts_a, counts_b,
     """Score difference of two independent matches and its normal interval.
 
     Chapter "Enhancements that matter". ``counts_a`` and ``counts_b`` are the
-    ``(wins, draws, losses)`` of two matches that share nothing game by game:
-    on the clock two runs with the same seed part ways within a few moves, so
-    :func:`pair_difference_interval` does not apply. Returned:
+    ``(wins, draws, losses)`` of two matches treated as sharing nothing game
+    by game. Where the games of both matches start from the same openings,
+    :func:`pair_difference_interval` is valid too and removes what the
+    openings share; on the clock two runs with the same seed part ways within
+    a few moves of the opening, and the two intervals come out nearly equal.
+    From the empty board (no openings) there is nothing to pair. Returned:
     ``(difference, low, high)``, A's score minus B's plus or minus ``z`` times
     the spread of that difference, ``sqrt(sd_a**2 / n_a + sd_b**2 / n_b)``,
     each ``sd`` the spread of one game of its match (:func:`game_spread`, so
