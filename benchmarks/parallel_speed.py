@@ -47,7 +47,7 @@ import numpy as np
 
 from mctslib.bots.parallel import MODES, ParallelSpec
 from mctslib.bots.uttt import random_openings
-from mctslib.experiments.parallel_threads import paired_speed_up, search_rates
+from mctslib.experiments.parallel.threads import paired_speed_up, search_rates
 from mctslib.fast import uttt_parallel as fast
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -9,7 +9,7 @@ Two learners of the same kind play weighted rock-paper-scissors at one node
 interleaved repetition by repetition so that the noise of a shared machine hits
 both alike. Prints medians and ratios; the last line is the summary a script
 can read, with the time of one full 10,000,000-round regret-matching run
-(:func:`mctslib.experiments.simultaneous.run_one_node`, measurements included).
+(:func:`mctslib.experiments.simultaneous.one_node.run_one_node`, measurements included).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from mctslib.experiments.simultaneous import run_one_node
+from mctslib.experiments.simultaneous.one_node import run_one_node
 from mctslib.games.matrix_games import weighted_rock_paper_scissors
 from mctslib.learners.simultaneous import (
     LEARNERS,

@@ -28,8 +28,8 @@ nor matplotlib. Each function's docstring names the chapter that teaches it.
 """
 
 from ._version import __version__
-from .experiments.harness import run_harness
-from .experiments.simultaneous import run_one_node
+from .experiments.uct.harness import run_harness
+from .experiments.simultaneous.one_node import run_one_node
 from .games import (
     DRAW,
     LOSS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mctslib.experiments.alphabeta import (
+from mctslib.experiments.enhancements.alphabeta import (
     DATA_DIR,
     AlphaBetaMatch,
     alphabeta_spec_for,

@@ -8,8 +8,8 @@ import matplotlib
 import numpy as np
 import pytest
 
-from mctslib.experiments import convergence_atlas as ca
-from mctslib.experiments.running_example import derive_seeds
+from mctslib.experiments.uct import convergence_atlas as ca
+from mctslib.experiments.uct.running_example import derive_seeds
 from mctslib.fast.tictactoe_anytime import uct_answers
 from mctslib.games.tictactoe import TicTacToe
 from mctslib.search.minimax import move_values, reachable_states

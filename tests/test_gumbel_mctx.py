@@ -37,7 +37,7 @@ import mctx
 import numpy as np
 import pytest
 
-from mctslib.experiments.mctx_tables import (
+from mctslib.experiments.puct.mctx_tables import (
     NUM_ACTIONS,
     make_recurrent_fn,
     make_root,

@@ -1,4 +1,4 @@
-"""Gumbel MuZero against PUCT with the UTTT network (mctslib.experiments.gumbel_vs_puct)."""
+"""Gumbel MuZero against PUCT with the UTTT network (mctslib.experiments.puct.gumbel_vs_puct)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mctslib.bots.uttt import random_openings
-from mctslib.experiments import gumbel_vs_puct as gvp
+from mctslib.experiments.puct import gumbel_vs_puct as gvp
 from mctslib.fast import uttt_network as net
 from mctslib.games.uttt import UltimateTicTacToe
 from mctslib.search.puct import check_evaluation

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from mctslib.cli.main import main
-from mctslib.experiments.harness import run_harness, single_winning_move_positions
+from mctslib.experiments.uct.harness import run_harness, single_winning_move_positions
 from mctslib.fast.tictactoe_uct import FastTicTacToeUCT, below, xorshift_next
 from mctslib.games import TicTacToe
 from mctslib.search.minimax import reachable_states

@@ -49,7 +49,7 @@ from mctslib.bots.uttt import (
 )
 from mctslib.cli.argtypes import finite_number, whole_number, writable_file
 from mctslib.cli.play import PlaySession, read_move, render_board
-from mctslib.experiments.harness import run_harness
+from mctslib.experiments.uct.harness import run_harness
 from mctslib.fast.tictactoe_uct import GAME_TREE_NODES, FastTicTacToeUCT
 from mctslib.games import TicTacToe
 from mctslib.games.uttt import UltimateTicTacToe

@@ -39,7 +39,7 @@ from mctslib import (
     ucb1_step,
     weighted_rock_paper_scissors,
 )
-from mctslib.experiments.simultaneous import run_one_node
+from mctslib.experiments.simultaneous.one_node import run_one_node
 from mctslib.games.goofspiel import Goofspiel as GoofspielState
 from mctslib.games.matrix_games import check_strategy, uniform_strategy
 from mctslib.games.simultaneous_base import SimultaneousState, check_player

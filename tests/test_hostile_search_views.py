@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure  # drawn off-screen: no backend needed
 
-from mctslib.experiments import simultaneous as one_node
-from mctslib.experiments import smmcts as convergence
+from mctslib.experiments.simultaneous import one_node as one_node
+from mctslib.experiments.simultaneous import smmcts as convergence
 from mctslib.experiments.uttt import registry, results, statistics, tuning
 from mctslib.games import GameState, TicTacToe
 from mctslib.games.goofspiel import Goofspiel

@@ -27,7 +27,7 @@ def test_public_names_are_importable_from_the_root():
     from mctslib import UCTSearch, run_one_node, solve_zero_sum  # the names a reader types
 
     assert UCTSearch.__module__ == "mctslib.search.uct"
-    assert run_one_node.__module__ == "mctslib.experiments.simultaneous"
+    assert run_one_node.__module__ == "mctslib.experiments.simultaneous.one_node"
     assert solve_zero_sum.__module__ == "mctslib.search.zero_sum"
 
 
@@ -62,3 +62,86 @@ def test_lint_imports_passes_and_catches_a_planted_violation(tmp_path):
                             text=True, cwd=copy, env=env)
     assert broken.returncode != 0
     assert "mctslib.games.tictactoe -> mctslib.search.uct" in broken.stdout
+
+
+def _import_cycles(package: str) -> list[list[str]]:
+    """Every set of modules of ``package`` that import one another in a ring (Tarjan's SCCs).
+
+    Imports inside functions count: a cycle hidden in a function still ties the modules.
+    """
+    import grimp
+
+    graph = grimp.build_graph(package)
+    imports = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    order, low, stack, on_stack, rings = {}, {}, [], set(), []
+
+    def visit(start):  # iterative, so that a long chain cannot hit the recursion limit
+        work = [(start, iter(imports[start]))]
+        order[start] = low[start] = len(order)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            module, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in order:
+                    order[child] = low[child] = len(order)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(imports[child])))
+                elif child in on_stack:
+                    low[module] = min(low[module], order[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[module])
+            if low[module] == order[module]:
+                ring = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    ring.append(member)
+                    if member == module:
+                        break
+                if len(ring) > 1:
+                    rings.append(sorted(ring))
+
+    for module in sorted(imports):
+        if module not in order:
+            visit(module)
+    return rings
+
+
+def test_no_two_modules_import_each_other():
+    assert _import_cycles("mctslib") == []
+
+
+def test_the_cycle_finder_finds_a_planted_cycle(tmp_path):
+    package = tmp_path / "ringpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("def f():\n    from .b import g\n    return g\n")
+    (package / "b.py").write_text("from .c import h\n\ng = 1\n")
+    (package / "c.py").write_text("from . import a\n\nh = 2\n")
+    (package / "d.py").write_text("from .a import f\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert _import_cycles("ringpkg") == [["ringpkg.a", "ringpkg.b", "ringpkg.c"]]
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+def test_each_subject_of_experiments_is_independent_and_names_its_chapter():
+    # A new subpackage of mctslib.experiments must join the independence contract, and its
+    # __init__ must say which chapter it serves.
+    import importlib
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    independent = next(c["modules"] for c in config["contracts"] if c["type"] == "independence")
+    subjects = sorted(p.name for p in (ROOT / "mctslib" / "experiments").iterdir()
+                      if (p / "__init__.py").exists())
+    assert sorted(m.rsplit(".", 1)[1] for m in independent) == subjects
+    for subject in subjects:
+        doc = importlib.import_module(f"mctslib.experiments.{subject}").__doc__ or ""
+        assert "chapter" in doc.split("\n\n")[0].lower(), subject

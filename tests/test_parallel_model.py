@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mctslib.bots.virtual_loss import VirtualLossBot, VirtualLossSpec
-from mctslib.experiments import parallel_model as exp
+from mctslib.experiments.parallel import model as exp
 from mctslib.fast import uttt as fu
 from mctslib.fast import uttt_uct
 from mctslib.fast import uttt_virtual_loss as vl

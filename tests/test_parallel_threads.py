@@ -246,7 +246,7 @@ def test_negative_visits_are_counted_in_the_used_regions_only():
 
 
 def test_the_threads_match_command_plays_and_stores():
-    from mctslib.experiments.parallel_threads import ThreadsMatch, threads_match
+    from mctslib.experiments.parallel.threads import ThreadsMatch, threads_match
 
     result = threads_match(mode="root", workers=2, ms=2.0, games=4, seed=1)
     assert isinstance(result, ThreadsMatch) and result.games == 4
@@ -263,7 +263,7 @@ def test_the_threads_match_command_plays_and_stores():
 
 
 def test_a_stored_threads_match_reads_back(tmp_path):
-    from mctslib.experiments.parallel_threads import load_match, threads_match
+    from mctslib.experiments.parallel.threads import load_match, threads_match
 
     result = threads_match(mode="root", workers=2, ms=2.0, games=4, seed=2)
     path = tmp_path / "match.json"
@@ -278,7 +278,7 @@ def test_a_stored_threads_match_reads_back(tmp_path):
 
 
 def test_the_speed_summary_pairs_searches():
-    from mctslib.experiments.parallel_threads import paired_speed_up, search_rates
+    from mctslib.experiments.parallel.threads import paired_speed_up, search_rates
 
     samples = {"tree 1": [{"iterations": 100, "seconds": 0.1}, {"iterations": 300, "seconds": 0.1}],
                "tree 2": [{"iterations": 300, "seconds": 0.1}, {"iterations": 450, "seconds": 0.1}]}

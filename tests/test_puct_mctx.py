@@ -21,7 +21,7 @@ import mctx
 import numpy as np
 import pytest
 
-from mctslib.experiments.mctx_tables import (
+from mctslib.experiments.puct.mctx_tables import (
     ILLEGAL_LOGIT,
     NUM_ACTIONS,
     root_visits,

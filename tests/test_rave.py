@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from mctslib.experiments import rave as rave_experiments
-from mctslib.experiments.harness import single_winning_move_positions
+from mctslib.experiments.enhancements import rave as rave_experiments
+from mctslib.experiments.uct.harness import single_winning_move_positions
 from mctslib.games import ConnectFour, Hex, SubtractionGame, TicTacToe
 from mctslib.play.arena import play_match
 from mctslib.rng import GeneratorSource

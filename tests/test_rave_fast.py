@@ -9,7 +9,7 @@ from itertools import pairwise
 import pytest
 
 from mctslib.bots.rave import RAVEBot, RAVESpec
-from mctslib.experiments import rave as exp
+from mctslib.experiments.enhancements import rave as exp
 from mctslib.fast import hex as fh
 from mctslib.fast import hex_uct, uttt_rave
 from mctslib.fast import uttt as fu

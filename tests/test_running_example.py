@@ -9,7 +9,7 @@ import matplotlib
 import numpy as np
 import pytest
 
-from mctslib.experiments import running_example as rx
+from mctslib.experiments.uct import running_example as rx
 from mctslib.fast.tictactoe_anytime import flat_mc_answers, seed_states, uct_answers
 from mctslib.fast.tictactoe_uct import FastTicTacToeUCT
 from mctslib.games.tictactoe import TicTacToe

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mctslib import __version__
-from mctslib.experiments.simultaneous import (
+from mctslib.experiments.simultaneous.one_node import (
     load_one_node_experiment,
     log_checkpoints,
     main,

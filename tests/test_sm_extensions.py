@@ -8,14 +8,14 @@ import math
 import numpy as np
 import pytest
 
-from mctslib.experiments.simultaneous import run_one_node
-from mctslib.experiments.sm_extras import (
+from mctslib.experiments.simultaneous.one_node import run_one_node
+from mctslib.experiments.simultaneous.extras import (
     multi_agent_experiment,
     sequential_experiment,
     tree_size_sweep,
 )
-from mctslib.experiments.sm_matches import Bot, MatchResult, match, play_game, tuned_bot
-from mctslib.experiments.sm_tuning import (
+from mctslib.experiments.simultaneous.matches import Bot, MatchResult, match, play_game, tuned_bot
+from mctslib.experiments.simultaneous.tuning import (
     TuningResult,
     compare_at_best,
     make_search,
@@ -178,7 +178,7 @@ def test_stored_matches_load_back(tmp_path):
     import json
     from dataclasses import asdict
 
-    from mctslib.experiments.sm_matches import load_matches
+    from mctslib.experiments.simultaneous.matches import load_matches
 
     result = MatchResult("a", "b", 10, 4, 0, [2.0, -1.0, 0.0, 0.0])
     path = tmp_path / "m.json"
@@ -243,7 +243,7 @@ def test_sequential_tree_lets_player_one_see_the_bid():
 
 
 def test_tuning_command_line_runs_merges_and_recompares(tmp_path, capsys):
-    from mctslib.experiments.sm_tuning import main
+    from mctslib.experiments.simultaneous.tuning import main
 
     common = ["--cards", "2", "--budgets", "20", "40", "--tuning-seeds", "0", "--compare-seeds", "3"]
     main([*common, "--methods", "duct", "--c-grid", "0.1", "--out", str(tmp_path / "a.json")])
@@ -262,7 +262,7 @@ def test_tuning_command_line_runs_merges_and_recompares(tmp_path, capsys):
 
 
 def test_pool_matches_joins_runs_by_match_and_refuses_shared_seeds():
-    from mctslib.experiments.sm_matches import PooledMatch, pair_counts, pool_matches
+    from mctslib.experiments.simultaneous.matches import PooledMatch, pair_counts, pool_matches
 
     assert pair_counts([1.0, -1.0, 0.0, 0.0, 2.0, 3.0, -1.0, 0.0]) == [0, 1, 2, 0, 1]
     with pytest.raises(ValueError, match="pairs"):

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from mctslib.experiments.sm_random_order import (
+from mctslib.experiments.simultaneous.random_order import (
     RandomOrderResult,
     equilibrium_census,
     random_order_experiment,
     widest_equilibrium_mix,
 )
-from mctslib.experiments.sm_tuning import TuningResult
+from mctslib.experiments.simultaneous.tuning import TuningResult
 from mctslib.games.goofspiel import Goofspiel
 from mctslib.search.backward_induction import (
     all_states,
@@ -245,7 +245,7 @@ def test_experiment_runs_small_and_round_trips(tmp_path):
 
 
 def test_recompare_at_one_budget_keeps_the_stored_best_values():
-    from mctslib.experiments.sm_random_order import recompare_at_budget
+    from mctslib.experiments.simultaneous.random_order import recompare_at_budget
 
     stored = TuningResult(3, [100, 300], [0], [0], ["duct", "rm"], {"duct": [0.1], "rm": [0.2]},
                           best={"duct": [0.1, 0.05], "rm": [0.2, 0.4]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mctslib.experiments.smmcts import ConvergenceResult, convergence_experiment, main
+from mctslib.experiments.simultaneous.smmcts import ConvergenceResult, convergence_experiment, main
 from mctslib.games.goofspiel import Goofspiel
 from mctslib.learners.simultaneous import RegretMatchingPlayer, UCB1Player
 from mctslib.rng import make_rng

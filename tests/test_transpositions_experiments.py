@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from mctslib.bots.transpositions import DagBot, DagSpec
-from mctslib.experiments import transpositions as tx
-from mctslib.experiments import widening as wx
+from mctslib.experiments.enhancements import transpositions as tx
+from mctslib.experiments.enhancements import widening as wx
 from mctslib.games.connect_four import ConnectFour
 from mctslib.games.continuous import ContinuousBanditTree
 from mctslib.games.uttt import UltimateTicTacToe

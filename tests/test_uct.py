@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from mctslib.experiments.harness import single_winning_move_positions
+from mctslib.experiments.uct.harness import single_winning_move_positions
 from mctslib.games import SubtractionGame, SumToFifteen, TicTacToe
 from mctslib.games.subtraction import winning_take
 from mctslib.search.minimax import winning_moves

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mctslib.experiments import uttt_network as exp
-from mctslib.experiments import uttt_network_play as play
+from mctslib.experiments.puct import network as exp
+from mctslib.experiments.puct import network_play as play
 from mctslib.fast import uttt as engine
 from mctslib.fast import uttt_network as net
 from mctslib.games.uttt import UltimateTicTacToe
@@ -176,6 +176,11 @@ def test_tiny_training_saves_and_loads(tmp_path):
     assert meta["features_version"] == net.FEATURES_VERSION and meta["hidden"] == [8]
     cost = play.forward_cost(loaded, result["data"].states[:20], repeats=1, rounds=1)
     assert cost["network_us"] > 0 and cost["playout_us"] > 0
+    # `network_play measure` times the network on positions of the held-out games only
+    held_out = exp.held_out_positions(result["data"], meta["training"], 1000, seed=0)
+    test_states = {row.tobytes() for row in result["data"].states[result["test_rows"]]}
+    assert 0 < len(held_out) <= len(result["test_rows"])
+    assert all(row.tobytes() in test_states for row in held_out)
     with pytest.raises(ValueError, match="each of hidden"):
         exp.train(result["data"], hidden=(0,))
 
@@ -217,8 +222,7 @@ def test_puct_player_with_iterations_or_milliseconds():
 
 def test_a_stored_match_repeats_letter_for_letter(tmp_path, capsys):
     out = tmp_path / "stored.json"
-    # through the old command line, which hands match over to the play module
-    assert exp.main(["match", "--games", "4", "--iters", "30", "--uct-iters", "40",
+    assert play.main(["match", "--games", "4", "--iters", "30", "--uct-iters", "40",
                      "--weights", str(STORED), "--out", str(out)]) == 0
     assert "written to" in capsys.readouterr().out
     stored = play.load_part(out)

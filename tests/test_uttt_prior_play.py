@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mctslib.experiments import uttt_prior_play as play
+from mctslib.experiments.puct import prior_play as play
 
 STORED = Path(__file__).resolve().parent.parent / "data" / "network" / "uttt_mlp.npz"
 

@@ -13,7 +13,7 @@ With ``kind="uct"`` the same kernel runs without AMAF tables: plain UCT, the
 baseline of the equal-iteration matches (UCT and RAVE then differ only in
 what RAVE adds). For Ultimate Tic-Tac-Toe at equal time the baseline is the
 chapter's faster UCT, :class:`mctslib.bots.uttt.BotSpec` (see
-:mod:`mctslib.experiments.rave`).
+:mod:`mctslib.experiments.enhancements.rave`).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ class PriorUCTBot(UTTTBot):
         A ``uct`` SPEC with win-taking playouts and the default scale, expansion,
         draw value and no cut-off (e.g. ``uct:c=0.5,ms=100,wins=on,solver=on``).
     weights : path or Weights
-        The network: an .npz written by ``mctslib.experiments.uttt_network train``,
+        The network: an .npz written by ``mctslib.experiments.puct.network train``,
         or its arrays (:func:`mctslib.fast.uttt_network.as_weights`).
     bias : float
         Weight of the bias term, 0 to 100 (0: the UTTT bot exactly).

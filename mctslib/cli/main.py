@@ -24,7 +24,7 @@ import os
 import sys
 from concurrent.futures import BrokenExecutor
 
-from ..experiments.harness import ENGINES, MAX_GAMES, MAX_ITERATIONS, run_harness
+from ..experiments.uct.harness import ENGINES, MAX_GAMES, MAX_ITERATIONS, run_harness
 from .argtypes import UsageError, finite_number, forbid_repeats, whole_number
 from .play import add_play_command
 from .uttt import add_codingame_command, add_match_command

@@ -1,19 +1,19 @@
-"""Experiments that take minutes at full size, each a function plus a command.
+"""Experiments that take minutes at full size, one subpackage per subject of the book.
 
-Every experiment here is a function with a small default budget that a
-chapter can run in seconds, and a command line that runs the full budget and
-stores the result (parameters, seeds, ``mctslib`` version and time taken) as
-a JSON file under ``data/``, which the chapter can load:
+Every experiment is a function with a small default budget that a chapter runs in
+seconds, and a command line that runs the full budget and stores the result (parameters,
+seeds, ``mctslib`` version and time taken) as JSON under ``data/``, which the chapter loads:
 
-- :mod:`mctslib.experiments.simultaneous`: two learners at one simultaneous
-  node, distance from equilibrium over rounds (simultaneous-moves chapter);
-  ``python -m mctslib.experiments.simultaneous --out data/simultaneous/one_node.json``.
-- :mod:`mctslib.experiments.uttt`: every tuning decision of the Ultimate Tic-Tac-Toe
-  chapter as a match with a 95% interval (budget, exploration constant under both reward
-  scales, win-taking playouts, solver, tree reuse, centre opening, games needed, against
-  OpenSpiel); ``python -m mctslib.experiments.uttt --jobs 2`` rewrites ``data/uttt/``
-  (about 10 minutes on 2 cores).
+- :mod:`.uct`: the tic-tac-toe harness, the running example, the convergence atlas
+  (chapters 1, 4 and 4b);
+- :mod:`.uttt`: every tuning decision of the Ultimate Tic-Tac-Toe bot as a match with a
+  95% interval (chapter 5; ``python -m mctslib.experiments.uttt --jobs 2``);
+- :mod:`.enhancements`: RAVE, transpositions, progressive widening, alpha-beta (chapter 6);
+- :mod:`.puct`: the UTTT network, PUCT and Gumbel with it, the mctx cross-check (chapter 7);
+- :mod:`.parallel`: many workers on one tree, simulated and with real threads (chapter 7);
+- :mod:`.simultaneous`: simultaneous-move games (chapter 8);
+- :mod:`.stored`: the one way results are written, read back and added up from parts.
 
-The package imports none of its modules, so ``python -m`` can run each one
-as a script without importing it twice.
+No package here imports its modules, so ``python -m`` runs each one as a script without
+importing it twice.
 """

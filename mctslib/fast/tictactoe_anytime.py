@@ -20,7 +20,7 @@ Three searches, each the twin of a readable one on the same xorshift64 stream
   (:func:`mctslib.search.flat.flat_monte_carlo`: rounds of one playout per
   move in move order, best mean, first move on ties) drawing from xorshift64
   instead of numpy's generator; its readable twin on that stream is
-  :func:`mctslib.experiments.running_example.flat_monte_carlo_choice`.
+  :func:`mctslib.experiments.uct.running_example.flat_monte_carlo_choice`.
 
 The kernels release the GIL (``nogil=True``), so the experiments spread
 positions over threads without copying anything.

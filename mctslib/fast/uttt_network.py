@@ -1,7 +1,7 @@
 """A small policy/value network for Ultimate Tic-Tac-Toe, evaluated in numba (chapter 7).
 
 The chapter "Many workers and a learned prior" (chapter 7) trains this
-network from the fast UCT bot's self-play (:mod:`mctslib.experiments.uttt_network`,
+network from the fast UCT bot's self-play (:mod:`mctslib.experiments.puct.network`,
 expert iteration after Anthony, Tian and Barber 2017) and calls it from inside
 a numba search, as the top CodinGame bots do: no Python call per leaf.
 
@@ -32,7 +32,7 @@ the inputs that are zero (most features, and the hidden units ReLU cut off).
 The loop over ``k`` is the inner one, so the compiler can vectorise it
 without reordering any sum. :func:`forward_reference` is the same in plain
 Python (the tests compare bit for bit); the float32 JAX forward pass used in
-training (:func:`mctslib.experiments.uttt_network.jax_forward`) agrees within
+training (:func:`mctslib.experiments.puct.network.jax_forward`) agrees within
 1e-5 (the tests).
 
 Cost, measured on the book's 2-core machine (``data/network/README.md``):

@@ -22,7 +22,7 @@ Three rules:
 
 :func:`play_rounds` plays them against each other, and :func:`make_match`
 does the same on the readable loop or on the numba kernels
-(:class:`FastOneNodeMatch`); :func:`mctslib.experiments.simultaneous.run_one_node`
+(:class:`FastOneNodeMatch`); :func:`mctslib.experiments.simultaneous.one_node.run_one_node`
 measures, at log-spaced checkpoints, how far the pair of average strategies
 is from equilibrium.
 

@@ -52,3 +52,31 @@ def distinct_random_positions(new_game: Callable[[], GameState], count: int, pli
                 return found
     raise ValueError(f"found only {len(found)} distinct openings of {plies} plies in "
                      f"{100 * count} tries; ask for fewer (count) or use more plies.")
+
+
+def positions_at_plies(new_game: Callable[[], GameState], plies, per_ply: int,
+                       seed=None) -> list[tuple[int, GameState]]:
+    """``per_ply`` unfinished positions ``(depth, state)`` at each number of ``plies``.
+
+    Each position is ``depth`` uniformly random moves from ``new_game()``,
+    one :func:`mctslib.rng.make_rng` stream for all; a game that ends early is
+    drawn again. Positions may repeat (at depth 0 they all do), unlike
+    :func:`distinct_random_positions`'s: the memory experiment of
+    chapter 6 (:func:`mctslib.experiments.enhancements.transpositions.memory_experiment`) and
+    the parallel model of chapter 7 (:func:`mctslib.experiments.parallel.model.agreement`)
+    want positions at given depths, not distinct openings.
+    """
+    rng, found = make_rng(seed), []
+    for depth in plies:
+        made = 0
+        while made < per_ply:
+            state = new_game()
+            for _ in range(depth):
+                if state.is_terminal():
+                    break
+                moves = state.legal_moves()
+                state = state.play(moves[int(rng.integers(len(moves)))])
+            if not state.is_terminal():
+                found.append((depth, state))
+                made += 1
+    return found

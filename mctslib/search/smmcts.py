@@ -29,7 +29,7 @@ consistency alone does not guarantee convergence, though the common rules
 have the extra properties needed in their experiments. The
 default stays ``"mean"`` because the chapter's stored runs
 (``data/simultaneous/smmcts.json``) were made with it; the tuned comparison
-(:mod:`mctslib.experiments.sm_tuning`) uses ``"sample"`` for DUCT.
+(:mod:`mctslib.experiments.simultaneous.tuning`) uses ``"sample"`` for DUCT.
 
 Three selection rules, the one-node learners of :mod:`mctslib.learners.simultaneous`
 (so the chapter's single-node experiment and every node of this tree run
@@ -71,7 +71,7 @@ draw no extra numbers, so their trees are unchanged.
 The tree is turned into a behaviour profile (a mix per player per state;
 uniform where the tree has no data) whose exact distance from equilibrium
 :func:`mctslib.search.backward_induction.profile_exploitability` measures.
-:func:`mctslib.experiments.smmcts.convergence_experiment` runs the chapter's
+:func:`mctslib.experiments.simultaneous.smmcts.convergence_experiment` runs the chapter's
 experiment (distance after 1k, 10k, ... iterations on several seeds). Chapter
 "When both players move at once (simultaneous moves)".
 """

@@ -67,7 +67,7 @@ The fast twins, which build the same graphs for the same xorshift seed (the
 tests compare them edge by edge), are :mod:`mctslib.fast.dag_uct` (Connect
 Four) and :mod:`mctslib.fast.uttt_dag` (UTTT, Zobrist hashing); the chapter's
 matches and memory measurements run on them
-(:mod:`mctslib.experiments.transpositions`).
+(:mod:`mctslib.experiments.enhancements.transpositions`).
 
 The game must not repeat positions (no cycles): in all the book's games a move
 adds a piece or removes stones, so a position cannot come back.

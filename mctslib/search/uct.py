@@ -3,7 +3,7 @@
 This is the readable reference. It works for any game written with the
 :class:`~mctslib.games.GameState` protocol, and with the xorshift generator
 and tic-tac-toe it reproduces the published reference harness number for
-number (:mod:`mctslib.experiments.harness`). One iteration has four phases:
+number (:mod:`mctslib.experiments.uct.harness`). One iteration has four phases:
 
 1. **selection**: from the root, while the node has children, descend into
    the child chosen by the selection rule (UCB1 by default);

@@ -2,10 +2,10 @@
 
 Two results, computed and stored by the experiments layer:
 
-- the **running example** (:mod:`mctslib.experiments.running_example`): the
+- the **running example** (:mod:`mctslib.experiments.uct.running_example`): the
   chance that flat Monte Carlo, flat UCB and UCT choose a minimax-correct move
   in chapter 1's trap, against the budget;
-- the **convergence atlas** (:mod:`mctslib.experiments.convergence_atlas`):
+- the **convergence atlas** (:mod:`mctslib.experiments.uct.convergence_atlas`):
   for every tic-tac-toe position where the choice matters, the budget from
   which UCT answers correctly on every seed.
 
@@ -128,7 +128,7 @@ def _check_histogram(histogram) -> tuple[list, list, int]:
 def plot_settle_histogram(histogram, figsize=(7.5, 3.8)) -> Figure:
     """Positions per settle budget, one bar per checkpoint (log bins), censored at the right.
 
-    ``histogram`` is :func:`~mctslib.experiments.convergence_atlas.settle_histogram`'s
+    ``histogram`` is :func:`~mctslib.experiments.uct.convergence_atlas.settle_histogram`'s
     triple. Checkpoints are two per doubling, so every bar spans the same
     width on the log axis.
     """
@@ -169,8 +169,8 @@ def _quantile_budget(checkpoints, counts, censored, share: float):
 def atlas_summary(histogram, hardest: Sequence = ()) -> str:
     """The atlas in a few lines: how many positions, quantiles of the settle budget, the hardest.
 
-    ``hardest`` is :func:`~mctslib.experiments.convergence_atlas.hardest_positions`'s or
-    :func:`~mctslib.experiments.convergence_atlas.hardest_classes`'s list; for classes
+    ``hardest`` is :func:`~mctslib.experiments.uct.convergence_atlas.hardest_positions`'s or
+    :func:`~mctslib.experiments.uct.convergence_atlas.hardest_classes`'s list; for classes
     the table adds the number of copies and the range of their settle budgets.
     A dash marks a forced line in a drawn position and a refutation of a
     tempting move that only draws (neither is defined). Chapter 4b.
@@ -238,11 +238,11 @@ def draw_hardest_positions(hardest: Sequence, columns: int = 5, figsize=None) ->
     """The hardest positions as boards: correct moves green, the tempting wrong move orange.
 
     Above each board: the player to move, the settle budget (for a symmetry
-    class from :func:`~mctslib.experiments.convergence_atlas.hardest_classes`,
+    class from :func:`~mctslib.experiments.uct.convergence_atlas.hardest_classes`,
     the range over its copies), the random-playout margin and the lengths in
     plies of the forced win and of the tempting move's refutation (a dash
     where there is none; see
-    :func:`~mctslib.experiments.convergence_atlas.hardest_positions`). Chapter 4b.
+    :func:`~mctslib.experiments.uct.convergence_atlas.hardest_positions`). Chapter 4b.
     """
     if isinstance(hardest, (str, bytes)) or not hasattr(hardest, "__len__") or not hardest:
         raise ValueError(f"hardest must be a non-empty list from hardest_positions, got "

@@ -10,7 +10,7 @@ floor that 10% uniform exploration alone would impose
 :func:`one_node_experiment` runs it with a small default budget (100,000
 rounds: seconds); the command line runs the full budget and stores it::
 
-    python -m mctslib.experiments.simultaneous --out data/simultaneous/one_node.json
+    python -m mctslib.experiments.simultaneous.one_node --out data/simultaneous/one_node.json
 
 (10,000,000 rounds, seeds 0-4, both learners, both kinds of outcome; about
 ten seconds with numba). :func:`load_one_node_experiment` reads the file back.
@@ -33,11 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_choice, check_int, check_real
-from .._version import __version__
-from ..fixed_order import geometric_points
-from ..games.matrix_games import MatrixGame, weighted_rock_paper_scissors
-from ..learners.simultaneous import (
+from ..._checks import check_choice, check_int, check_real
+from ..._version import __version__
+from ...fixed_order import geometric_points
+from ...games.matrix_games import MatrixGame, weighted_rock_paper_scissors
+from ...learners.simultaneous import (
     DEFAULT_EXPLORATION,
     ENGINES,
     LEARNERS,
@@ -48,10 +48,10 @@ from ..learners.simultaneous import (
     make_players,
     stream_for_seed,
 )
-from ..learners.ucb1 import SQRT2
-from ..progress import progress_bar
-from ..search.minimax import check_budget
-from ..search.zero_sum import exploitability, exploration_floor, solve_zero_sum
+from ...learners.ucb1 import SQRT2
+from ...progress import progress_bar
+from ...search.minimax import check_budget
+from ...search.zero_sum import exploitability, exploration_floor, solve_zero_sum
 
 #: The longest run accepted, in rounds: about a minute per run with numba (the
 #: stored runs have 10,000,000); far longer would keep a chapter waiting for hours.
@@ -330,7 +330,7 @@ def one_node_experiment(rounds: int = SMALL_ROUNDS, seeds: Sequence[int] = SEEDS
         (default sqrt(2)); the floor uses ``exploration``.
     first_checkpoint, per_decade : int
         Checkpoints: log-spaced from ``first_checkpoint`` to ``rounds``
-        (:func:`~mctslib.experiments.simultaneous.log_checkpoints`).
+        (:func:`~mctslib.experiments.simultaneous.one_node.log_checkpoints`).
     engine : {"numba", "python"}
         Both give the same numbers; the reference is about 100 times slower.
     callback : callable, optional
@@ -456,7 +456,7 @@ def _choices(name: str, values: Sequence[str], allowed: Sequence[str]) -> list[s
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m mctslib.experiments.simultaneous",
+        prog="python -m mctslib.experiments.simultaneous.one_node",
         description=("Two learners of the same kind play weighted rock-paper-scissors at one "
                      "simultaneous node; measure how far their average strategies are from "
                      "equilibrium over rounds, and store the result as JSON."),

@@ -9,7 +9,7 @@ and the embedding of a node is its row number.
 
 How to use it (the whole run happens in float64, see below)::
 
-    from mctslib.experiments.mctx_tables import tictactoe_tables, run_policy, root_visits
+    from mctslib.experiments.puct.mctx_tables import tictactoe_tables, run_policy, root_visits
     import mctx
     tables = tictactoe_tables(evaluator)           # evaluator(state) -> (priors, value)
     rows = [tables.index[state] for state in positions]

@@ -10,7 +10,7 @@ Three things for the chapter:
   those on a quiet machine). A run is stored as ``data/rave/NAME.json`` with
   every game's letter (W/D/L for A, in game order), so that the notebook can
   replay the first few games and check them one for one (:func:`replay`).
-  Command: ``python -m mctslib.experiments.rave NAME [--only LABEL] [--games N]``.
+  Command: ``python -m mctslib.experiments.enhancements.rave NAME [--only LABEL] [--games N]``.
 * **Beta schedules** (:func:`beta_curves`): ``beta`` against visits for the
   minimum-MSE and the hand-selected schedules, for a few parameters.
 * **The bias RAVE blends out** (:func:`amaf_bias`): on one position, for each
@@ -32,19 +32,19 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_choice, check_int, check_real
-from ..bots.rave import RAVESpec
-from ..bots.uttt import BotSpec, random_openings
-from ..fast import hex as fast_hex
-from ..fast import hex_uct
-from ..fast.xorshift import new_rng
-from ..games.hex import Hex
-from ..play.arena import letters, play_match
-from ..play.openings import distinct_random_positions
-from ..search.rave import _hand_beta, _mse_beta
-from .stored import dataclass_json
+from ..._checks import check_choice, check_int, check_real
+from ...bots.rave import RAVESpec
+from ...bots.uttt import BotSpec, random_openings
+from ...fast import hex as fast_hex
+from ...fast import hex_uct
+from ...fast.xorshift import new_rng
+from ...games.hex import Hex
+from ...play.arena import letters, play_match
+from ...play.openings import distinct_random_positions
+from ...search.rave import _hand_beta, _mse_beta
+from ..stored import dataclass_json
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "rave"
+DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "rave"
 
 
 # ------------------------------------------------------------------------ openings
@@ -277,7 +277,7 @@ def run_experiment(name: str, only: str | None = None, games: int | None = None,
         result.comparisons.append(asdict(comparison))
         order = [p.label for p in EXPERIMENTS[name][3]]
         result.comparisons.sort(key=lambda c: order.index(c["label"]))
-        result.command = f"python -m mctslib.experiments.rave {name}"
+        result.command = f"python -m mctslib.experiments.enhancements.rave {name}"
         result.machine = {"cpus": os.cpu_count(), "load_average": list(os.getloadavg())}
         directory.mkdir(parents=True, exist_ok=True)
         path.write_text(result.to_json() + "\n")
@@ -285,8 +285,8 @@ def run_experiment(name: str, only: str | None = None, games: int | None = None,
 
 
 def main(argv=None) -> int:
-    """``python -m mctslib.experiments.rave NAME [--only LABEL] [--games N] [--jobs J]``."""
-    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.rave",
+    """``python -m mctslib.experiments.enhancements.rave NAME [--only LABEL] [--games N] [--jobs J]``."""
+    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.enhancements.rave",
                                      description="RAVE / GRAVE against UCT (data/rave).")
     parser.add_argument("name", choices=tuple(EXPERIMENTS))
     parser.add_argument("--only", default=None, help="one comparison label")

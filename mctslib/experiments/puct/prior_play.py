@@ -8,16 +8,16 @@ reaches ``bias_visits`` visits is evaluated once and its policy then adds
 Chaslot et al. 2008). This module plays it (A) against the same UCT bot
 without the bias (B, ``uct:c=0.5,...,wins=on,solver=on``), at equal
 iterations (reproducible) or at equal time per move, and stores each part as a
-:class:`mctslib.experiments.transpositions.MatchPart`, seeded as
-:mod:`mctslib.experiments.uttt_network_play`'s matches: part ``p`` has the match
+:class:`mctslib.experiments.stored.MatchPart`, seeded as
+:mod:`mctslib.experiments.puct.network_play`'s matches: part ``p`` has the match
 seed ``SeedSequence(seed, spawn_key=(p,))`` and the openings ``(seed, 1000 + p)``,
 so its openings are the ones the PUCT matches of the same part met.
 
 Command line (the regeneration commands and their times are in
 ``data/network/README.md``)::
 
-    python -m mctslib.experiments.uttt_prior_play match --iters 5000 --games 200 --part 0
-    python -m mctslib.experiments.uttt_prior_play match --ms 100 --games 200 --part 0
+    python -m mctslib.experiments.puct.prior_play match --iters 5000 --games 200 --part 0
+    python -m mctslib.experiments.puct.prior_play match --ms 100 --games 200 --part 0
 """
 
 from __future__ import annotations
@@ -29,14 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int, check_real
-from ..bots.uttt import parse_spec, random_openings
-from ..bots.uttt_prior import PriorUCTBot
-from ..play.arena import letters, play_match
-from .stored import gather_parts, load_dataclass
-from .transpositions import MatchPart
-from .uttt_network import DEFAULT_WEIGHTS
-from .uttt_network_play import (
+from ..._checks import check_int, check_real
+from ...bots.uttt import parse_spec, random_openings
+from ...bots.uttt_prior import PriorUCTBot
+from ...play.arena import letters, play_match
+from ..stored import MatchPart, gather_parts, load_dataclass
+from .network import DEFAULT_WEIGHTS
+from .network_play import (
     DEFAULT_DATA,
     OPENING_PLIES,
     SEED,
@@ -98,7 +97,7 @@ def play_part(iterations: int | None = None, games: int = 200, part: int = 0, *,
     games : int
         Games of this part, 2 to 20,000 (pairs: one opening, sides swapped).
     part : int
-        0 to 999 (the seeds of :mod:`mctslib.experiments.uttt_network_play`).
+        0 to 999 (the seeds of :mod:`mctslib.experiments.puct.network_play`).
     ms : float or None
         A timed match: both sides get ``ms`` milliseconds for every move (above 0,
         at most 60,000; the first move included); not reproducible, marked ``timed``.
@@ -164,7 +163,7 @@ def part_path(iterations: int | None = None, part: int = 0, *, ms: float | None 
 def load_part(path) -> MatchPart:
     """Read a part stored by the command; ValueError naming the file if it holds something else."""
     return load_dataclass(MatchPart, path, "a MatchPart written by "
-                          "'python -m mctslib.experiments.uttt_prior_play match'")
+                          "'python -m mctslib.experiments.puct.prior_play match'")
 
 
 def load_match(iterations: int | None = None, *, ms: float | None = None,
@@ -172,7 +171,7 @@ def load_match(iterations: int | None = None, *, ms: float | None = None,
                bias_visits: int = BIAS_VISITS, tag: str = "", data=DEFAULT_DATA,
                paths=None) -> dict:
     """Every stored part of one match added up, as
-    :func:`mctslib.experiments.uttt_network_play.load_match` (same keys)."""
+    :func:`mctslib.experiments.puct.network_play.load_match` (same keys)."""
     first = part_path(iterations, 0, ms=ms, uct_iterations=uct_iterations, bias=bias,
                       bias_visits=bias_visits, tag=tag, data=data)
     paths, parts = gather_parts(paths, first, load_part,
@@ -181,7 +180,7 @@ def load_match(iterations: int | None = None, *, ms: float | None = None,
 
 
 def main(argv=None) -> int:
-    parser = match_parser("python -m mctslib.experiments.uttt_prior_play",
+    parser = match_parser("python -m mctslib.experiments.puct.prior_play",
                           __doc__.split("\n\n")[0],
                           f"the biased bot's iterations per move (default {DEFAULT_ITERATIONS})")
     parser.add_argument("--bias", type=float, default=BIAS)

@@ -20,8 +20,8 @@ Chapter "Enhancements that matter" (progressive widening). Two stored results
 
 Command line::
 
-    python -m mctslib.experiments.widening regret
-    python -m mctslib.experiments.widening children
+    python -m mctslib.experiments.enhancements.widening regret
+    python -m mctslib.experiments.enhancements.widening children
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_bool, check_int, check_real
-from ..fixed_order import mean, sample_variance
-from ..games.continuous import ContinuousBanditTree
-from ..search.widening import ProgressiveWideningSearch, widening_limit
-from .stored import dataclass_json
+from ..._checks import check_bool, check_int, check_real
+from ...fixed_order import mean, sample_variance
+from ...games.continuous import ContinuousBanditTree
+from ...search.widening import ProgressiveWideningSearch, widening_limit
+from ..stored import dataclass_json
 
 __all__ = ["DEFAULT_DATA", "ChildrenResult", "RegretResult", "children_over_time",
            "regret_experiment"]
@@ -221,7 +221,7 @@ def children_over_time(iterations: int = 2000, settings=((1.0, 0.5), (1.0, 0.25)
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.widening")
+    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.enhancements.widening")
     parser.add_argument("command", choices=("regret", "children"))
     parser.add_argument("--seeds", type=int, default=40)
     parser.add_argument("--budgets", type=int, nargs="+", default=[100, 300, 1000, 3000, 10_000])

@@ -26,25 +26,24 @@ search"): the expert is our fast UCT bot, the apprentice the network.
 4. :func:`tiny_training`: the whole pipeline in seconds, for the notebook.
 
 What plays and what measures play (the cost of a network call, search
-speeds, :class:`~mctslib.experiments.uttt_network_play.PUCTPlayer` and the
-stored matches) is in :mod:`mctslib.experiments.uttt_network_play`, which
-imports this module (so this one imports it only inside :func:`main`). What is left, about
-530 lines, stays together: the self-play format, the symmetries and the training change as one.
+speeds, :class:`~mctslib.experiments.puct.network_play.PUCTPlayer` and the
+stored matches) is in :mod:`mctslib.experiments.puct.network_play`, which
+imports this module and never the other way round. What is left stays together: the
+self-play format, the symmetries and the training change as one.
 
 JAX and optax are imported inside the functions that need them, so that
 ``import mctslib`` does not need JAX.
 
 Command line (long runs on one core: ``taskset -c 0``; times in ``data/network/README.md``)::
 
-    python -m mctslib.experiments.uttt_network selfplay --games 4000 --iters 5000
-    python -m mctslib.experiments.uttt_network train --hidden 128 --epochs 40
-    python -m mctslib.experiments.uttt_network measure
+    python -m mctslib.experiments.puct.network selfplay --games 4000 --iters 5000
+    python -m mctslib.experiments.puct.network train --hidden 128 --epochs 40
+    python -m mctslib.experiments.puct.network_play measure
 
 The self-play positions go to :data:`DEFAULT_DATA` (outside git, about 9 MB);
-``train`` writes :data:`DEFAULT_WEIGHTS` and its JSON sidecar; ``measure``
-adds the cost of a network call and the search speeds to the sidecar.
-``python -m mctslib.experiments.uttt_network match ...`` hands its arguments
-to the match command of :mod:`mctslib.experiments.uttt_network_play`.
+``train`` writes :data:`DEFAULT_WEIGHTS` and its JSON sidecar;
+:func:`mctslib.experiments.puct.network_play.measure` adds the cost of a network call
+and the search speeds to the sidecar.
 """
 
 from __future__ import annotations
@@ -55,20 +54,19 @@ import itertools
 import json
 import math
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int, check_real
-from .._version import __version__
-from ..bots.uttt import MAX_OPENINGS, UTTTBot, random_openings
-from ..fast import uttt as engine
-from ..fast import uttt_network as net
-from ..progress import progress_bar
-from ..rng import make_rng
+from ..._checks import check_int, check_real
+from ..._version import __version__
+from ...bots.uttt import MAX_OPENINGS, UTTTBot, random_openings
+from ...fast import uttt as engine
+from ...fast import uttt_network as net
+from ...progress import progress_bar
+from ...rng import make_rng
 
 __all__ = ["DEFAULT_DATA", "DEFAULT_WEIGHTS", "SelfPlayData", "evaluate_network", "jax_forward",
            "load_self_play", "main", "params_to_weights", "save_weights", "self_play",
@@ -479,15 +477,26 @@ def _sample_states(data: SelfPlayData, rows, count: int, seed: int) -> np.ndarra
     return data.states[np.sort(pick)]
 
 
+
+def held_out_positions(data: SelfPlayData, training: dict, count: int, seed: int) -> np.ndarray:
+    """``count`` unfinished positions of the games held out of training, drawn with ``seed``.
+
+    ``training`` is the ``"training"`` record stored beside the weights (its
+    ``held_out`` share and ``seed`` give the same split as :func:`train`). The
+    positions on which :mod:`mctslib.experiments.puct.network_play` measures the
+    network's cost.
+    """
+    _, test_rows = _split(data, training["held_out"], make_rng(training["seed"]))
+    return _sample_states(data, test_rows, count, seed)
+
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["match"]:
-        # The play module imports this one (DEFAULT_WEIGHTS): imported here, not at the top.
-        from .uttt_network_play import main as match_main
-        return match_main(argv)
-    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.uttt_network")
-    parser.add_argument("command", choices=("selfplay", "train", "measure", "match"),
-                        help="match: see python -m mctslib.experiments.uttt_network_play --help")
+    """``selfplay`` and ``train``; the network's cost and its matches are
+    :mod:`mctslib.experiments.puct.network_play`'s ``measure`` and ``match``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m mctslib.experiments.puct.network",
+        epilog="The network's cost and search speed: python -m "
+               "mctslib.experiments.puct.network_play measure; its matches: ... network_play match.")
+    parser.add_argument("command", choices=("selfplay", "train"))
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help=f"self-play positions (default {DEFAULT_DATA})")
     parser.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS)
@@ -517,19 +526,7 @@ def main(argv=None) -> int:
         print(json.dumps(held, indent=1))
         print(f"{path}: {path.stat().st_size} bytes; {result['seconds']} s")
         return 0
-    from .uttt_network_play import forward_cost, search_speed  # it imports this module
-    weights = net.load_weights(args.weights)
-    meta = json.loads(args.weights.with_suffix(".json").read_text())
-    _, test_rows = _split(data, meta["training"]["held_out"], make_rng(meta["training"]["seed"]))
-    states = _sample_states(data, test_rows, 1000, args.seed)
-    cost = forward_cost(weights, states)
-    print(json.dumps(cost, indent=1))
-    speed = search_speed(weights, states[:20])
-    print(json.dumps(speed, indent=1))
-    meta["measurements"] = {"forward_cost": cost, "search_speed": speed}
-    args.weights.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
-    return 0
-
+    raise AssertionError(args.command)  # argparse allows only the two commands above
 
 if __name__ == "__main__":
     raise SystemExit(main())

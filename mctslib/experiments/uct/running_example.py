@@ -41,7 +41,7 @@ The runs are *anytime*: one run per seed to the largest budget records its
 answer at every checkpoint, which is exactly what a fresh run with that budget
 and seed answers. Regenerate the stored result with::
 
-    python -m mctslib.experiments.running_example
+    python -m mctslib.experiments.uct.running_example
 
 (:data:`DEFAULT_PATH`; it prints how long it took: 36 s for the stored run
 on two cores).
@@ -64,18 +64,18 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_choice, check_int, check_real, shown
-from .._version import __version__
-from ..fast.tictactoe_anytime import flat_mc_answers, uct_answers
-from ..fixed_order import geometric_points
-from ..fixed_order import mean as fixed_order_mean
-from ..games.tictactoe import TicTacToe
-from ..play.stats import score_interval
-from ..rng import move_source
-from ..search.flat import find_traps, random_playout
-from ..search.minimax import move_values, random_playout_move_values
-from ..search.uct import UCTSearch
-from ..xorshift import MASK64, XorShift64
+from ..._checks import check_choice, check_int, check_real, shown
+from ..._version import __version__
+from ...fast.tictactoe_anytime import flat_mc_answers, uct_answers
+from ...fixed_order import geometric_points
+from ...fixed_order import mean as fixed_order_mean
+from ...games.tictactoe import TicTacToe
+from ...play.stats import score_interval
+from ...rng import move_source
+from ...search.flat import find_traps, random_playout
+from ...search.minimax import move_values, random_playout_move_values
+from ...search.uct import UCTSearch
+from ...xorshift import MASK64, XorShift64
 
 __all__ = [
     "DEFAULT_PATH",
@@ -104,7 +104,7 @@ SEEDS = 2000
 LARGEST_BUDGET = 19_998
 BUDGET_POINTS = 30
 #: The stored result, relative to the repository root.
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "running_example.json"
+DEFAULT_PATH = Path(__file__).resolve().parents[3] / "data" / "running_example.json"
 #: The most seeds one run accepts (the stored run has 2,000; a million take hours).
 MAX_SEEDS = 1_000_000
 #: The largest budget one run accepts (20,000 takes about 15 ms per seed for UCT).
@@ -273,7 +273,7 @@ class RunningExample:
     seconds: float
     workers: int
     mctslib_version: str
-    command: str = "python -m mctslib.experiments.running_example"
+    command: str = "python -m mctslib.experiments.uct.running_example"
 
     def state(self) -> TicTacToe:
         return TicTacToe.from_string(self.position)
@@ -409,10 +409,10 @@ def load_running_example(path=DEFAULT_PATH) -> RunningExample:
         data = json.loads(path.read_text())
     except OSError as error:
         raise ValueError(f"cannot read the running example from {path}: {error}. Regenerate it "
-                         f"with: python -m mctslib.experiments.running_example") from None
+                         f"with: python -m mctslib.experiments.uct.running_example") from None
     except json.JSONDecodeError:
         raise ValueError(f"{path} is not JSON; regenerate it with: "
-                         f"python -m mctslib.experiments.running_example") from None
+                         f"python -m mctslib.experiments.uct.running_example") from None
     try:
         example = RunningExample(**data)
     except TypeError as error:
@@ -502,7 +502,7 @@ def check_running_example(example: RunningExample, seeds: int = 50,
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m mctslib.experiments.running_example",
+        prog="python -m mctslib.experiments.uct.running_example",
         description=("Flat Monte Carlo, flat UCB and UCT on chapter 1's trap: the chance of a "
                      "minimax-correct move at every budget, stored as JSON."))
     parser.add_argument("--out", default=str(DEFAULT_PATH), help="where to write the JSON file")

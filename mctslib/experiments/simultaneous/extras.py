@@ -16,7 +16,7 @@
 
 The command line runs both and stores them::
 
-    python -m mctslib.experiments.sm_extras --out data/simultaneous/extras.json
+    python -m mctslib.experiments.simultaneous.extras --out data/simultaneous/extras.json
 
 Chapter "When both players move at once (simultaneous moves)".
 """
@@ -33,18 +33,18 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int, check_real
-from ..fixed_order import mean, sample_variance
-from ..games.goofspiel import Goofspiel
-from ..games.multi_goofspiel import MultiGoofspiel
-from ..search.backward_induction import nash_conv, uniform_profile
-from ..search.smitsimax import Smitsimax
-from ..search.smmcts import JointDUCT, SequentialUCT
+from ..._checks import check_int, check_real
+from ...fixed_order import mean, sample_variance
+from ...games.goofspiel import Goofspiel
+from ...games.multi_goofspiel import MultiGoofspiel
+from ...search.backward_induction import nash_conv, uniform_profile
+from ...search.smitsimax import Smitsimax
+from ...search.smmcts import JointDUCT, SequentialUCT
 
 __all__ = ["OPPONENTS", "multi_agent_experiment", "opponent_bid", "sequential_experiment",
            "tree_size_sweep"]
 
-#: Where ``python -m mctslib.experiments.sm_extras`` stores its results.
+#: Where ``python -m mctslib.experiments.simultaneous.extras`` stores its results.
 DEFAULT_DATA = Path("data") / "simultaneous" / "extras.json"
 
 #: Fixed opponents of the multi-agent matches.
@@ -188,9 +188,9 @@ def tree_size_sweep(games: Sequence[tuple[int, int]] = ((3, 4), (4, 3)),
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run both experiments and store them (``python -m mctslib.experiments.sm_extras``)."""
+    """Run both experiments and store them (``python -m mctslib.experiments.simultaneous.extras``)."""
     parser = argparse.ArgumentParser(
-        prog="python -m mctslib.experiments.sm_extras",
+        prog="python -m mctslib.experiments.simultaneous.extras",
         description="Turn-taking UCT's NashConv on Goofspiel; Smitsimax vs joint-action DUCT "
                     "on 3-agent Goofspiel (tree sizes, play vs fixed opponents).")
     parser.add_argument("--out", type=Path, default=DEFAULT_DATA)
@@ -202,9 +202,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sweep-only", action="store_true",
                         help="only the tree-size sweep over c and game sizes (tree_size_sweep)")
     args = parser.parse_args(argv)
-    from .._version import __version__
+    from ..._version import __version__
 
-    command = "python -m mctslib.experiments.sm_extras " + " ".join(
+    command = "python -m mctslib.experiments.simultaneous.extras " + " ".join(
         argv if argv is not None else __import__("sys").argv[1:])
     if args.sweep_only:
         start = time.perf_counter()

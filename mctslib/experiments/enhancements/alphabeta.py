@@ -19,9 +19,9 @@ alpha-beta's differ most (:func:`turning_point`).
 
 One command per match, stored as JSON in ``data/uttt/alphabeta/``::
 
-    python -m mctslib.experiments.alphabeta --ms 100 --games 400 --scoring codingame
-    python -m mctslib.experiments.alphabeta --ms 100 --games 400 --scoring openspiel
-    python -m mctslib.experiments.alphabeta --ms 1000 --games 400 --scoring codingame
+    python -m mctslib.experiments.enhancements.alphabeta --ms 100 --games 400 --scoring codingame
+    python -m mctslib.experiments.enhancements.alphabeta --ms 100 --games 400 --scoring openspiel
+    python -m mctslib.experiments.enhancements.alphabeta --ms 1000 --games 400 --scoring codingame
 
 A long match can be played in parts (``--first-game``, ``--last-game``: the
 games of the whole match with those indices, same seeds) and the parts
@@ -48,18 +48,18 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int, check_real
-from .._version import __version__
-from ..bots.uttt import parse_spec, random_openings
-from ..bots.uttt_alphabeta import AlphaBetaBot, AlphaBetaSpec, parse_alphabeta_spec
-from ..fast import uttt as engine
-from ..fast import uttt_alphabeta as fast_ab
-from ..games.uttt import SCORINGS, UltimateTicTacToe
-from ..play.arena import MAX_GAMES, play_game, play_match
-from ..play.stats import score_interval
-from ..rng import make_rng
-from ..search.uttt_evaluation import check_weights
-from .stored import load_dataclass, write_and_report
+from ..._checks import check_int, check_real
+from ..._version import __version__
+from ...bots.uttt import parse_spec, random_openings
+from ...bots.uttt_alphabeta import AlphaBetaBot, AlphaBetaSpec, parse_alphabeta_spec
+from ...fast import uttt as engine
+from ...fast import uttt_alphabeta as fast_ab
+from ...games.uttt import SCORINGS, UltimateTicTacToe
+from ...play.arena import MAX_GAMES, play_game, play_match
+from ...play.stats import score_interval
+from ...rng import make_rng
+from ...search.uttt_evaluation import check_weights
+from ..stored import load_dataclass, write_and_report
 
 __all__ = ["DATA_DIR", "EVAL_SCALE", "MCTS_SPEC", "AlphaBetaMatch", "TurningPoint",
            "alphabeta_spec_for", "alphabeta_wins", "compare_weights", "eval_probability",
@@ -67,7 +67,7 @@ __all__ = ["DATA_DIR", "EVAL_SCALE", "MCTS_SPEC", "AlphaBetaMatch", "TurningPoin
            "positions", "rerun", "same_games", "turning_point"]
 
 #: Where the commands store their matches.
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "uttt" / "alphabeta"
+DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "uttt" / "alphabeta"
 #: The MCTS bot of the brief: the UTTT chapter's best options at 100 ms (centre off).
 MCTS_SPEC = "uct:c=0.5,scale=01,ms=100,first_ms=100,wins=on,solver=on,reuse=on"
 #: The openings' random stream (as in the UTTT chapter's experiments).
@@ -184,7 +184,7 @@ class AlphaBetaMatch:
 def load_match(path) -> AlphaBetaMatch:
     """Read a stored match (ValueError naming the file if it holds something else)."""
     return load_dataclass(AlphaBetaMatch, path,
-                          "a match stored by python -m mctslib.experiments.alphabeta")
+                          "a match stored by python -m mctslib.experiments.enhancements.alphabeta")
 
 
 class _Logged:
@@ -507,7 +507,7 @@ def compare_weights(weights, base=fast_ab.DEFAULT_WEIGHTS, nodes: int = 30_000,
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m mctslib.experiments.alphabeta",
+        prog="python -m mctslib.experiments.enhancements.alphabeta",
         description="Play the alpha-beta bot against the MCTS bot and store the games as JSON.")
     parser.add_argument("--ms", type=float, default=100.0,
                         help="milliseconds per move for both bots, first move too (default 100)")

@@ -12,9 +12,9 @@ measurements, stored as JSON under ``data/parallel/`` (commands in its README):
   (B, sequential UCT) at the same iterations per move, with
   :func:`mctslib.play.arena.play_match` (fresh bots every game, random
   openings each played twice with the sides swapped). Stored as a
-  :class:`mctslib.experiments.transpositions.MatchPart` (labels ``K=8 vl=1``
+  :class:`mctslib.experiments.stored.MatchPart` (labels ``K=8 vl=1``
   and ``K=1``) in parts with their own seeds, added up by
-  :func:`mctslib.experiments.transpositions.combine`. Every (K, virtual loss)
+  :func:`mctslib.experiments.stored.combine`. Every (K, virtual loss)
   pair of one part meets the same openings and the same B streams, so the
   curves over K are paired. :func:`sweep` runs the grid (K in
   :data:`WORKERS`, virtual loss in :data:`VIRTUAL_LOSSES`).
@@ -32,12 +32,12 @@ measurements, stored as JSON under ``data/parallel/`` (commands in its README):
   variation distance between their root visit distributions. Sums of
   fractions use ``math.fsum`` (a fixed order, no BLAS).
 
-Command line (``python -m mctslib.experiments.parallel_model --help``)::
+Command line (``python -m mctslib.experiments.parallel.model --help``)::
 
-    python -m mctslib.experiments.parallel_model match --workers 8 --virtual-loss 1 \\
+    python -m mctslib.experiments.parallel.model match --workers 8 --virtual-loss 1 \\
         --iterations 10000 --games 20 --part 0
-    python -m mctslib.experiments.parallel_model sweep --iterations 10000 --games 200 --part 0
-    python -m mctslib.experiments.parallel_model agreement --iterations 10000
+    python -m mctslib.experiments.parallel.model sweep --iterations 10000 --games 200 --part 0
+    python -m mctslib.experiments.parallel.model agreement --iterations 10000
 """
 
 from __future__ import annotations
@@ -52,17 +52,26 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_bool, check_choice, check_int, check_real
-from .._version import __version__
-from ..bots.uttt import random_openings
-from ..bots.virtual_loss import DEFAULT_C, NODES_PER_ITERATION, VirtualLossSpec
-from ..fast import uttt as fast_uttt
-from ..fast import uttt_virtual_loss as engine
-from ..fast.xorshift import new_rng
-from ..play.arena import letters, play_match
-from ..search.parallel import KINDS, MAX_VIRTUAL_LOSS
-from .stored import dataclass_json, gather_parts, load_dataclass
-from .transpositions import MatchPart, combine, positions_at_plies, store_result, write_result
+from ..._checks import check_bool, check_choice, check_int, check_real
+from ..._version import __version__
+from ...bots.uttt import random_openings
+from ...bots.virtual_loss import DEFAULT_C, NODES_PER_ITERATION, VirtualLossSpec
+from ...fast import uttt as fast_uttt
+from ...fast import uttt_virtual_loss as engine
+from ...fast.xorshift import new_rng
+from ...games.uttt import UltimateTicTacToe
+from ...play.arena import letters, play_match
+from ...play.openings import positions_at_plies
+from ...search.parallel import KINDS, MAX_VIRTUAL_LOSS
+from ..stored import (
+    MatchPart,
+    combine,
+    dataclass_json,
+    gather_parts,
+    load_dataclass,
+    store_result,
+    write_result,
+)
 
 __all__ = ["DEFAULT_DATA", "VIRTUAL_LOSSES", "WORKERS", "AgreementResult", "agreement",
            "load_match", "load_part", "part_path", "play_part", "sweep"]
@@ -161,7 +170,7 @@ def part_path(workers: int, virtual_loss: int, iterations: int, part: int, kind:
 def load_part(path) -> MatchPart:
     """Read a part stored by the command; ValueError naming the file if it holds something else."""
     return load_dataclass(MatchPart, path,
-                          "a MatchPart written by 'python -m mctslib.experiments.parallel_model'")
+                          "a MatchPart written by 'python -m mctslib.experiments.parallel.model'")
 
 
 def load_match(workers: int, virtual_loss: int, iterations: int, kind: str = "loss",
@@ -260,7 +269,7 @@ class AgreementResult:
 
 
 def _positions(plies, per_ply: int, seed: int) -> list:
-    return [state for _, state in positions_at_plies("uttt", plies, per_ply, seed)]
+    return [state for _, state in positions_at_plies(UltimateTicTacToe, plies, per_ply, seed)]
 
 
 def _stream(seed: int, position: int, stream: int, role: int) -> int:
@@ -301,7 +310,7 @@ def agreement(iterations: int = 2000, workers=WORKERS, virtual_losses=VIRTUAL_LO
     """The search overhead without games: K-worker searches at N against sequential ones.
 
     ``per_ply`` random positions (1 to 100) at each number of ``plies`` (each 0
-    to 40) from the empty board (transpositions' :func:`positions_at_plies`). On position
+    to 40) from the empty board (:func:`mctslib.play.openings.positions_at_plies`). On position
     ``p``, one sequential search of ``reference * N`` iterations (``reference``
     1 to 100) gives the reference move; then for each of ``seeds`` (1 to 100)
     streams ``j``: a sequential search at N, and on another stream every
@@ -370,7 +379,7 @@ def agreement(iterations: int = 2000, workers=WORKERS, virtual_losses=VIRTUAL_LO
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.parallel_model",
+    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.parallel.model",
                                      description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("match", help="one part of a K-workers-against-1 match")

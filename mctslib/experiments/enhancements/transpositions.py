@@ -20,11 +20,11 @@ under ``data/transpositions/`` (regeneration commands in its README.md):
   bytes (:func:`mctslib.fast.dag_uct.memory_bytes`).
 * the speed benchmark is ``benchmarks/transposition_speed.py``.
 
-Command line (``python -m mctslib.experiments.transpositions --help``)::
+Command line (``python -m mctslib.experiments.enhancements.transpositions --help``)::
 
-    python -m mctslib.experiments.transpositions match --game connect_four --iterations 10000 \\
+    python -m mctslib.experiments.enhancements.transpositions match --game connect_four --iterations 10000 \\
         --games 200 --part 0
-    python -m mctslib.experiments.transpositions memory --game connect_four --iterations 10000
+    python -m mctslib.experiments.enhancements.transpositions memory --game connect_four --iterations 10000
 """
 
 from __future__ import annotations
@@ -40,20 +40,18 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_choice, check_int, check_real
-from ..bots.transpositions import GAMES, DagSpec
-from ..bots.uttt import random_openings as uttt_openings
-from ..fast import connect_four as fast_c4
-from ..fast import dag_uct, uttt_dag
-from ..fast import uttt as fast_uttt
-from ..fast.xorshift import new_rng
-from ..games.connect_four import ConnectFour
-from ..games.uttt import UltimateTicTacToe
-from ..play.arena import letters, play_match
-from ..play.openings import distinct_random_positions
-from ..play.stats import score_interval
-from ..rng import make_rng
-from .stored import dataclass_json, gather_parts
+from ..._checks import check_choice, check_int, check_real
+from ...bots.transpositions import GAMES, DagSpec
+from ...bots.uttt import random_openings as uttt_openings
+from ...fast import connect_four as fast_c4
+from ...fast import dag_uct, uttt_dag
+from ...fast import uttt as fast_uttt
+from ...fast.xorshift import new_rng
+from ...games.connect_four import ConnectFour
+from ...games.uttt import UltimateTicTacToe
+from ...play.arena import letters, play_match
+from ...play.openings import distinct_random_positions, positions_at_plies
+from ..stored import MatchPart, combine, dataclass_json, gather_parts, write_result
 
 __all__ = ["DEFAULT_DATA", "MatchPart", "MemoryResult", "combine", "connect_four_openings",
            "load_match", "load_part", "memory_experiment", "openings", "part_path", "play_part"]
@@ -87,47 +85,6 @@ def openings(game: str, count: int, plies: int, seed: int, part: int) -> list:
     if game == "connect_four":
         return connect_four_openings(count, plies, stream)
     return uttt_openings(count, plies, stream)
-
-
-@dataclass(frozen=True)
-class MatchPart:
-    """One stored part of a DAG-against-tree match (A is the DAG, B the tree).
-
-    ``results`` has one letter per game in game order (W/D/L for A); games
-    ``2k`` and ``2k + 1`` share opening ``k`` with the sides swapped.
-    ``seconds_per_move`` is A's and B's wall time per move (not a speed: see
-    ``notes``); ``nodes`` the mean nodes in use after A's and B's searches of
-    the first game (a check, not the memory experiment).
-    """
-
-    game: str
-    part: int
-    seed: int
-    games: int
-    a: dict
-    b: dict
-    opening_plies: int
-    wins: int
-    draws: int
-    losses: int
-    score: float
-    interval_95: list
-    results: str
-    seconds: float
-    seconds_per_move: list
-    load_before: list
-    load_after: list
-    machine: dict
-    notes: list = field(default_factory=list)
-
-    def to_json(self) -> str:
-        return dataclass_json(self)
-
-    def format(self) -> str:
-        low, high = self.interval_95
-        return (f"{self.game} part {self.part}: {self.a['label']} vs {self.b['label']}, "
-                f"{self.games} games: {self.wins} W {self.draws} D {self.losses} L, score "
-                f"{self.score:.3f} [{low:.3f}, {high:.3f}]")
 
 
 def _spec_dict(spec: DagSpec, label: str) -> dict:
@@ -206,23 +163,6 @@ def _machine(jobs: int) -> dict:
             "processor": platform.machine()}
 
 
-def store_result(result, out: Path) -> None:
-    """Write ``result.to_json()`` to ``out``, making its folder if needed."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(result.to_json() + "\n")
-
-
-def write_result(result, out: Path) -> None:
-    """The end of a command: :func:`store_result`, then print the result and where it went.
-
-    Prints ``result.format()``, then its ``seconds`` (one number), the load
-    average now and ``out``. Shared by the chapters' match and sweep commands.
-    """
-    store_result(result, out)
-    print(result.format())
-    print(f"seconds {result.seconds:.0f}, load {os.getloadavg()}; written to {out}")
-
-
 def part_path(game: str, budget: str, part: int, data=DEFAULT_DATA, tag: str = "") -> Path:
     """``data/transpositions/{game}_{budget}{tag}_part{part}.json`` (budget e.g. ``10000it``)."""
     return Path(data) / f"{game}_{budget}{tag}_part{part}.json"
@@ -234,39 +174,7 @@ def load_part(path) -> MatchPart:
         return MatchPart(**json.loads(Path(path).read_text()))
     except (OSError, TypeError, ValueError) as error:
         raise ValueError(f"{path} does not hold a MatchPart written by "
-                         f"'python -m mctslib.experiments.transpositions match' ({error}).") from None
-
-
-def combine(parts) -> dict:
-    """The parts of one match added up: games, W/D/L, score and 95% Wilson interval.
-
-    ``results`` holds every game's letter (W/D/L for A), parts in the order
-    of their numbers, each part's games in game order: games ``2k`` and
-    ``2k + 1`` still share an opening, so the string can be scored in pairs
-    (:func:`mctslib.play.elo_sprt.pair_outcomes`). Raises ValueError if the
-    parts differ in their bots, game or seed, or repeat a part.
-    """
-    parts = list(parts)
-    if not parts:
-        raise ValueError("combine needs at least one part.")
-    first = parts[0]
-    numbers = [p.part for p in parts]
-    if len(set(numbers)) != len(numbers):
-        raise ValueError(f"parts repeat: {sorted(numbers)}.")
-    for p in parts[1:]:
-        if (p.game, p.seed, p.a, p.b, p.opening_plies) != (first.game, first.seed, first.a,
-                                                            first.b, first.opening_plies):
-            raise ValueError(f"part {p.part} is not of the same match as part {first.part}.")
-    wins, draws, losses = (sum(getattr(p, k) for p in parts) for k in ("wins", "draws", "losses"))
-    score, low, high = score_interval(wins, draws, losses)
-    results = "".join(p.results for p in sorted(parts, key=lambda p: p.part))
-    if len(results) != wins + draws + losses:  # a hand-edited file, or one cut short
-        raise ValueError(f"the parts' results hold {len(results):,} letters for "
-                         f"{wins + draws + losses:,} games.")
-    return {"game": first.game, "a": first.a["label"], "b": first.b["label"],
-            "parts": sorted(numbers), "games": wins + draws + losses, "wins": wins,
-            "draws": draws, "losses": losses, "score": score, "interval_95": [low, high],
-            "results": results}
+                         f"'python -m mctslib.experiments.enhancements.transpositions match' ({error}).") from None
 
 
 def load_match(game: str, budget: str, data=DEFAULT_DATA, tag: str = "") -> dict:
@@ -320,31 +228,6 @@ class MemoryResult:
                 f"{s['transpositions_per_iteration']:.3f}")
 
 
-def positions_at_plies(game: str, plies, per_ply: int, seed: int) -> list:
-    """``per_ply`` unfinished positions ``(depth, state)`` at each number of ``plies``.
-
-    Each position is ``depth`` uniformly random moves from the empty board of
-    ``game`` (Connect Four for ``"connect_four"``, else Ultimate Tic-Tac-Toe),
-    one :func:`mctslib.rng.make_rng` stream for all; a game that ends early is
-    drawn again. Positions may repeat (at depth 0 they all do). Also the
-    positions of :func:`mctslib.experiments.parallel_model.agreement`.
-    """
-    rng, found = make_rng(seed), []
-    for depth in plies:
-        made = 0
-        while made < per_ply:
-            state = ConnectFour() if game == "connect_four" else UltimateTicTacToe()
-            for _ in range(depth):
-                if state.is_terminal():
-                    break
-                moves = state.legal_moves()
-                state = state.play(moves[int(rng.integers(len(moves)))])
-            if not state.is_terminal():
-                found.append((depth, state))
-                made += 1
-    return found
-
-
 def memory_experiment(game: str = "connect_four", iterations: int = 10_000, *,
                       plies=(0, 6, 12, 18), per_ply: int = 5, rule: str = "uct2",
                       c: float | None = None, seed: int = 15) -> MemoryResult:
@@ -365,7 +248,8 @@ def memory_experiment(game: str = "connect_four", iterations: int = 10_000, *,
     start, rows = time.perf_counter(), []
     load = list(os.getloadavg())
     key_words = 1 if game == "connect_four" else uttt_dag.KEY_WORDS
-    for index, (depth, state) in enumerate(positions_at_plies(game, plies, per_ply, seed)):
+    for index, (depth, state) in enumerate(positions_at_plies(lambda: ConnectFour() if game == "connect_four" else UltimateTicTacToe(),
+                                 plies, per_ply, seed)):
         row = {"plies": depth}
         moves = {}
         for table in (False, True):
@@ -428,7 +312,7 @@ def _budget_name(iterations, ms) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.transpositions",
+    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.enhancements.transpositions",
                                      description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("match", help="one part of a DAG-against-tree match")

@@ -1,12 +1,12 @@
 """Head-to-head Goofspiel matches between simultaneous-move searches, and mix vs max.
 
-Being hard to exploit (a small NashConv, :mod:`mctslib.experiments.sm_tuning`)
+Being hard to exploit (a small NashConv, :mod:`mctslib.experiments.simultaneous.tuning`)
 and winning more games against a given opponent are different goals: an
 equilibrium strategy guarantees the game value (0 in symmetric Goofspiel)
 against everybody, but a strategy that gives up some safety can beat a
 particular opponent by more. So the chapter also plays games.
 
-A *bot* is a search (a key of :data:`mctslib.experiments.sm_tuning.METHODS`),
+A *bot* is a search (a key of :data:`mctslib.experiments.simultaneous.tuning.METHODS`),
 its parameter value and a final-move rule (Tak, Lanctot and Winands 2014):
 ``"mix"`` samples the root's visit-count mix, ``"max"`` plays the root's most
 chosen action. At every round where it has a choice, each bot grows a fresh
@@ -23,7 +23,7 @@ the search, so every game can be replayed alone.
 The command line plays the chapter's matches with the best parameters stored
 by the tuning run and writes them::
 
-    python -m mctslib.experiments.sm_matches --out data/simultaneous/matches.json
+    python -m mctslib.experiments.simultaneous.matches --out data/simultaneous/matches.json
 
 Chapter "When both players move at once (simultaneous moves)".
 """
@@ -40,17 +40,17 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int
-from ..fixed_order import mean, sample_variance
-from ..games.goofspiel import Goofspiel
-from ..play.stats import pair_score_interval, score_interval
-from ..search.smmcts import check_final
-from .sm_tuning import METHODS, TuningResult, make_search
+from ..._checks import check_int
+from ...fixed_order import mean, sample_variance
+from ...games.goofspiel import Goofspiel
+from ...play.stats import pair_score_interval, score_interval
+from ...search.smmcts import check_final
+from .tuning import METHODS, TuningResult, make_search
 
 __all__ = ["Bot", "MatchResult", "PooledMatch", "bot_move", "match", "pair_counts", "play_game",
            "pool_matches", "tuned_bot"]
 
-#: Where ``python -m mctslib.experiments.sm_matches`` stores its matches.
+#: Where ``python -m mctslib.experiments.simultaneous.matches`` stores its matches.
 DEFAULT_DATA = Path("data") / "simultaneous" / "matches.json"
 
 
@@ -58,7 +58,7 @@ DEFAULT_DATA = Path("data") / "simultaneous" / "matches.json"
 class Bot:
     """A search bot for Goofspiel: method, parameter value, final-move rule.
 
-    ``method`` is a key of :data:`mctslib.experiments.sm_tuning.METHODS`,
+    ``method`` is a key of :data:`mctslib.experiments.simultaneous.tuning.METHODS`,
     ``value`` its parameter (``c`` or the exploration share), ``final``
     ``"mix"`` or ``"max"``.
     """
@@ -189,9 +189,9 @@ def _one(task):
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Play the chapter's matches and store them (``python -m mctslib.experiments.sm_matches``)."""
+    """Play the chapter's matches and store them (``python -m mctslib.experiments.simultaneous.matches``)."""
     parser = argparse.ArgumentParser(
-        prog="python -m mctslib.experiments.sm_matches",
+        prog="python -m mctslib.experiments.simultaneous.matches",
         description="Head-to-head Goofspiel matches of the tuned searches, and each search's "
                     "mix vs max final-move rule, stored as JSON.")
     parser.add_argument("--out", type=Path, default=DEFAULT_DATA)
@@ -226,9 +226,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         results = [_one(task) for task in tasks]
     for result in results:
         print(result.format(), flush=True)
-    command = "python -m mctslib.experiments.sm_matches " + " ".join(
+    command = "python -m mctslib.experiments.simultaneous.matches " + " ".join(
         argv if argv is not None else __import__("sys").argv[1:])
-    from .._version import __version__
+    from ..._version import __version__
 
     record = {"command": command.strip(), "version": __version__, "tuning": str(args.tuning),
               "seconds": time.perf_counter() - start,
@@ -239,13 +239,13 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def load_matches(path=DEFAULT_DATA) -> list[MatchResult]:
-    """The matches stored by ``python -m mctslib.experiments.sm_matches``."""
+    """The matches stored by ``python -m mctslib.experiments.simultaneous.matches``."""
     try:
         record = json.loads(Path(path).read_text())
         return [MatchResult(**m) for m in record["matches"]]
     except (OSError, KeyError, TypeError, ValueError) as error:
         raise ValueError(f"{path} does not hold matches written by python -m "
-                         f"mctslib.experiments.sm_matches ({error}).") from None
+                         f"mctslib.experiments.simultaneous.matches ({error}).") from None
 
 
 def pair_counts(differences) -> list[int]:

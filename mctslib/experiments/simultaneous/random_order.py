@@ -26,7 +26,7 @@ NashConv is in points (the sum of both players' best-response gains;
 OpenSpiel's ``exploitability`` is half of it). The command line stores the
 full run::
 
-    python -m mctslib.experiments.sm_random_order --out data/simultaneous/random_order.json
+    python -m mctslib.experiments.simultaneous.random_order --out data/simultaneous/random_order.json
 
 Chapter "When both players move at once (simultaneous moves)", section on a
 game that needs mixing.
@@ -43,9 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int, check_real
-from ..games.goofspiel import Goofspiel
-from ..search.backward_induction import (
+from ..._checks import check_int, check_real
+from ...games.goofspiel import Goofspiel
+from ...search.backward_induction import (
     GameSolution,
     all_states,
     is_chance,
@@ -54,8 +54,8 @@ from ..search.backward_induction import (
     stage_game,
     uniform_profile,
 )
-from .sm_tuning import TuningResult, make_search
-from .stored import dataclass_json, load_dataclass, write_and_report
+from ..stored import dataclass_json, load_dataclass, write_and_report
+from .tuning import TuningResult, make_search
 
 __all__ = [
     "METHODS",
@@ -67,7 +67,7 @@ __all__ = [
     "widest_equilibrium_mix",
 ]
 
-#: The searches measured (keys of :data:`mctslib.experiments.sm_tuning.METHODS`).
+#: The searches measured (keys of :data:`mctslib.experiments.simultaneous.tuning.METHODS`).
 METHODS = ("duct", "rm", "exp3")
 
 #: Where the command line stores the full run.
@@ -202,9 +202,9 @@ class RandomOrderResult:
 
     @classmethod
     def load(cls, path=DEFAULT_DATA) -> RandomOrderResult:
-        """Read a result stored by ``python -m mctslib.experiments.sm_random_order``."""
+        """Read a result stored by ``python -m mctslib.experiments.simultaneous.random_order``."""
         return load_dataclass(cls, path, "a result written by python -m "
-                                         "mctslib.experiments.sm_random_order")
+                                         "mctslib.experiments.simultaneous.random_order")
 
     def format(self) -> str:
         lines = [(f"{self.cards}-card Goofspiel, random prize order: value {self.value:+.4f}, "
@@ -236,7 +236,7 @@ def random_order_experiment(cards: int = 4, budgets: Sequence[int] = (1_000, 10_
     relative to the working directory). Every search is grown afresh for each
     budget with that budget's tuned value, on each seed.
     """
-    from .. import __version__
+    from ..._version import __version__
 
     cards = check_int("cards", cards, 1, 5)
     budgets = [check_int("each budget", b, 1) for b in budgets]
@@ -275,9 +275,9 @@ def recompare_at_budget(result: TuningResult, budget: int, compare_seeds: Sequen
 
     Keeps ``result``'s grid and best values, drops every other budget, and grows
     each method at that budget's best value on ``compare_seeds``
-    (:func:`mctslib.experiments.sm_tuning.compare_at_best`). ``result`` is not changed.
+    (:func:`mctslib.experiments.simultaneous.tuning.compare_at_best`). ``result`` is not changed.
     """
-    from .sm_tuning import compare_at_best
+    from .tuning import compare_at_best
 
     if not isinstance(result, TuningResult):
         raise ValueError(f"result must be a TuningResult, got {type(result).__name__}.")
@@ -296,9 +296,9 @@ def recompare_at_budget(result: TuningResult, budget: int, compare_seeds: Sequen
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the experiment and store it (``python -m mctslib.experiments.sm_random_order``)."""
+    """Run the experiment and store it (``python -m mctslib.experiments.simultaneous.random_order``)."""
     parser = argparse.ArgumentParser(
-        prog="python -m mctslib.experiments.sm_random_order",
+        prog="python -m mctslib.experiments.simultaneous.random_order",
         description="Goofspiel with a random prize order: value, equilibrium census and the "
                     "NashConv of tuned SM-MCTS searches; stored as JSON.")
     parser.add_argument("--out", type=Path, default=DEFAULT_DATA)
@@ -311,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "one budget --budgets on the fresh seeds --seeds "
                              "(recompare_at_budget)")
     args = parser.parse_args(argv)
-    command = "python -m mctslib.experiments.sm_random_order " + " ".join(
+    command = "python -m mctslib.experiments.simultaneous.random_order " + " ".join(
         argv if argv is not None else __import__("sys").argv[1:])
     try:
         if args.recompare_tuning is not None:

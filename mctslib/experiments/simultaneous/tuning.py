@@ -27,7 +27,7 @@ NashConv is the sum of both players' best-response gains, in points
 ``exploitability`` is half of it for two players. The command line runs the
 full experiment and stores it::
 
-    python -m mctslib.experiments.sm_tuning --out data/simultaneous/tuning.json
+    python -m mctslib.experiments.simultaneous.tuning --out data/simultaneous/tuning.json
 
 Chapter "When both players move at once (simultaneous moves)".
 """
@@ -42,14 +42,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._checks import check_int, check_real
-from ..games.goofspiel import Goofspiel
-from ..search.backward_induction import nash_conv, solve_game
-from ..search.simultaneous_search import MAX_ITERATIONS
-from ..search.smitsimax import Smitsimax
-from ..search.smmcts import SMMCTS
+from ..._checks import check_int, check_real
+from ...games.goofspiel import Goofspiel
+from ...search.backward_induction import nash_conv, solve_game
+from ...search.simultaneous_search import MAX_ITERATIONS
+from ...search.smitsimax import Smitsimax
+from ...search.smmcts import SMMCTS
+from ..stored import dataclass_json, load_dataclass, write_and_report
 from .smmcts import _maybe_progress
-from .stored import dataclass_json, load_dataclass, write_and_report
 
 __all__ = [
     "C_GRID",
@@ -85,7 +85,7 @@ EXPLORATION_GRID = (0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.4)
 #: Budgets (iterations) at which every search is measured.
 BUDGETS = (1_000, 10_000, 100_000)
 
-#: Where ``python -m mctslib.experiments.sm_tuning`` stores the full run.
+#: Where ``python -m mctslib.experiments.simultaneous.tuning`` stores the full run.
 DEFAULT_DATA = Path("data") / "simultaneous" / "tuning.json"
 
 #: Final-move rules measured.
@@ -208,9 +208,9 @@ class TuningResult:
 
     @classmethod
     def load(cls, path=DEFAULT_DATA) -> TuningResult:
-        """Read a result stored by ``python -m mctslib.experiments.sm_tuning``."""
+        """Read a result stored by ``python -m mctslib.experiments.simultaneous.tuning``."""
         return load_dataclass(cls, path, "a tuning result written by python -m "
-                                         "mctslib.experiments.sm_tuning")
+                                         "mctslib.experiments.simultaneous.tuning")
 
 
 def _best_values(medians: list[list[float]], grid: list[float]) -> list[float]:
@@ -255,8 +255,8 @@ def tuning_experiment(cards: int = 4, budgets: Sequence[int] = BUDGETS,
     (Smitsimax about 24 thousand) and 0.07 s per exact measurement. The
     default grid on 3 + 3 seeds to 100k iterations takes about half an hour.
     """
-    from .._version import __version__
-    from ..search.backward_induction import uniform_profile
+    from ..._version import __version__
+    from ...search.backward_induction import uniform_profile
 
     root = Goofspiel(cards)
     if root.cards > 5:
@@ -362,9 +362,9 @@ def _compare(result: TuningResult, root, bar) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the tuning and the comparison and store them (``python -m mctslib.experiments.sm_tuning``)."""
+    """Run the tuning and the comparison and store them (``python -m mctslib.experiments.simultaneous.tuning``)."""
     parser = argparse.ArgumentParser(
-        prog="python -m mctslib.experiments.sm_tuning",
+        prog="python -m mctslib.experiments.simultaneous.tuning",
         description="Tune DUCT, regret matching, Exp3 and Smitsimax on Goofspiel at each budget "
                     "(median NashConv over seeds), compare them at their best values on fresh "
                     "seeds, and store both as JSON.")
@@ -385,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="merge these stored tunings of different methods into --out "
                              "(merge_results) and run nothing")
     args = parser.parse_args(argv)
-    command = "python -m mctslib.experiments.sm_tuning " + " ".join(
+    command = "python -m mctslib.experiments.simultaneous.tuning " + " ".join(
         argv if argv is not None else __import__("sys").argv[1:])
     try:
         if args.merge is not None:

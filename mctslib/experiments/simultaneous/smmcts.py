@@ -7,7 +7,7 @@ every checkpoint (:func:`mctslib.search.backward_induction.profile_exploitabilit
 The chapter reruns it at a small budget; the command line runs the full one
 and stores it::
 
-    python -m mctslib.experiments.smmcts --out data/simultaneous/smmcts.json
+    python -m mctslib.experiments.simultaneous.smmcts --out data/simultaneous/smmcts.json
 
 Chapter "When both players move at once (simultaneous moves)".
 """
@@ -24,15 +24,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int, check_real
-from ..games.goofspiel import Goofspiel
-from ..games.simultaneous_base import SimultaneousState
-from ..learners.simultaneous import check_exploration
-from ..learners.ucb1 import SQRT2
-from ..search.backward_induction import profile_exploitability, solve_game
-from ..search.minimax import check_budget
-from ..search.simultaneous_search import MAX_ITERATIONS
-from ..search.smmcts import SMMCTS
+from ..._checks import check_int, check_real
+from ...games.goofspiel import Goofspiel
+from ...games.simultaneous_base import SimultaneousState
+from ...learners.simultaneous import check_exploration
+from ...learners.ucb1 import SQRT2
+from ...search.backward_induction import profile_exploitability, solve_game
+from ...search.minimax import check_budget
+from ...search.simultaneous_search import MAX_ITERATIONS
+from ...search.smmcts import SMMCTS
 
 # --------------------------------------------------------------------------- experiment
 
@@ -40,7 +40,7 @@ from ..search.smmcts import SMMCTS
 #: What :func:`convergence_experiment` compares: SM-MCTS's two rules and Smitsimax.
 METHODS = ("duct", "rm", "smitsimax")
 
-#: Where ``python -m mctslib.experiments.smmcts`` stores the full run (relative to the repository).
+#: Where ``python -m mctslib.experiments.simultaneous.smmcts`` stores the full run (relative to the repository).
 DEFAULT_DATA = Path("data") / "simultaneous" / "smmcts.json"
 
 #: The most cards: every measurement visits every state of the game exactly, and
@@ -122,7 +122,7 @@ class ConvergenceResult:
 
     @classmethod
     def load(cls, path=DEFAULT_DATA) -> ConvergenceResult:
-        """Read a result stored by ``python -m mctslib.experiments.smmcts``."""
+        """Read a result stored by ``python -m mctslib.experiments.simultaneous.smmcts``."""
         try:
             text = Path(path).read_text()
         except TypeError:
@@ -133,12 +133,12 @@ class ConvergenceResult:
             return cls.from_json(text)
         except ValueError:
             raise ValueError(f"{path} does not hold a convergence result written by "
-                             f"python -m mctslib.experiments.smmcts.") from None
+                             f"python -m mctslib.experiments.simultaneous.smmcts.") from None
 
 
 def _make_search(method: str, root: SimultaneousState, c: float, exploration: float, seed):
     if method == "smitsimax":
-        from ..search.smitsimax import (
+        from ...search.smitsimax import (
             Smitsimax,
         )
 
@@ -194,12 +194,12 @@ def convergence_experiment(cards: int = 4, scoring: str = "points",
     Pure Python: on 4-card Goofspiel SM-MCTS runs about 45-50 thousand
     iterations a second and Smitsimax about 20 thousand, and each exact
     measurement takes about 0.1 s. The chapter calls this with small
-    budgets and reads the full run (``python -m mctslib.experiments.smmcts``) from
+    budgets and reads the full run (``python -m mctslib.experiments.simultaneous.smmcts``) from
     :data:`DEFAULT_DATA`.
     """
-    from .._version import __version__
-    from ..search.backward_induction import equilibrium_with_exploration, uniform_profile
-    from ..search.smitsimax import blind_floor
+    from ..._version import __version__
+    from ...search.backward_induction import equilibrium_with_exploration, uniform_profile
+    from ...search.smitsimax import blind_floor
 
     root = Goofspiel(cards, scoring)  # checks cards (1 to 13) and scoring
     cards = root.cards  # a plain int (numpy integers are refused by JSON)
@@ -266,7 +266,7 @@ def _maybe_progress(show: bool, total: int, description: str = "simultaneous-mov
     """A progress bar over ``total`` iterations, or a stand-in that shows nothing."""
     if not show:
         return _NoProgress()
-    from ..progress import progress_bar  # tqdm: only for people watching a long run
+    from ...progress import progress_bar  # tqdm: only for people watching a long run
 
     return progress_bar(total, description, unit="it")
 
@@ -280,10 +280,10 @@ def _check_argv(argv) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the full convergence experiment and store it as JSON (``python -m mctslib.experiments.smmcts``)."""
+    """Run the full convergence experiment and store it as JSON (``python -m mctslib.experiments.simultaneous.smmcts``)."""
     _check_argv(argv)
     parser = argparse.ArgumentParser(
-        prog="python -m mctslib.experiments.smmcts",
+        prog="python -m mctslib.experiments.simultaneous.smmcts",
         description="Grow DUCT, regret-matching SM-MCTS and Smitsimax on Goofspiel and store "
                     "their exact distance from equilibrium at each checkpoint as JSON.")
     parser.add_argument("--out", type=Path, default=DEFAULT_DATA,

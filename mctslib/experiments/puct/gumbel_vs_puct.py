@@ -7,7 +7,7 @@ sampling without replacement, sequential halving, completed Q values) plays
 better than PUCT's. Both searches here are the readable ones of
 :mod:`mctslib.search`, on :class:`~mctslib.games.uttt.UltimateTicTacToe`, both
 with the same evaluator, the network stored in ``data/network/uttt_mlp.npz``
-(trained by :mod:`mctslib.experiments.uttt_network`):
+(trained by :mod:`mctslib.experiments.puct.network`):
 
 * :func:`network_evaluator` turns the network into ``evaluator(state) ->
   (priors, value)``: the state array (:func:`mctslib.fast.uttt.to_array`), the
@@ -33,18 +33,18 @@ Both spend ``n + 1`` network calls a move at most: the root's evaluation and one
 per simulation (a simulation that ends in a finished game calls nothing).
 
 :func:`play_part` plays part ``p`` of a match A against B as
-:mod:`mctslib.experiments.parallel_model` does: match seed
+:mod:`mctslib.experiments.parallel.model` does: match seed
 ``SeedSequence(seed, spawn_key=(p,))``, openings drawn from the stream
 ``(seed, 1000 + p)`` (two random plies), game ``i`` from opening ``i // 2``,
 each opening played twice with the sides swapped; stored as a
-:class:`mctslib.experiments.transpositions.MatchPart` (one letter W/D/L for A
+:class:`mctslib.experiments.stored.MatchPart` (one letter W/D/L for A
 per game). :func:`load_match` adds the stored parts up.
 
 Command line (one part per core; parts 0 and 1 of 200 games give the 400 games
 of the chapter)::
 
-    python -m mctslib.experiments.gumbel_vs_puct --simulations 2 4 8 16 32 --games 200 --part 0
-    python -m mctslib.experiments.gumbel_vs_puct --simulations 2 4 8 16 32 --games 200 --part 0 \\
+    python -m mctslib.experiments.puct.gumbel_vs_puct --simulations 2 4 8 16 32 --games 200 --part 0
+    python -m mctslib.experiments.puct.gumbel_vs_puct --simulations 2 4 8 16 32 --games 200 --part 0 \\
         --gumbel-scale 0
 
 writes ``data/network/gumbel_vs_puct_{n}sims_part{p}.json`` for each ``n``
@@ -72,18 +72,17 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int, check_real, shown
-from ..bots.uttt import random_openings
-from ..fast import uttt as engine
-from ..fast import uttt_network as net
-from ..games.uttt import UltimateTicTacToe
-from ..play.arena import letters, play_match
-from ..search.gumbel import MAX_SIMULATIONS, CompletedQ, GumbelMuZeroSearch
-from ..search.puct import MCTX_OPTIONS, PUCTSearch
-from .stored import gather_parts, load_dataclass
-from .transpositions import MatchPart, combine
-from .uttt_network import DEFAULT_WEIGHTS
-from .uttt_network_play import machine_record, weights_sha256
+from ..._checks import check_int, check_real, shown
+from ...bots.uttt import random_openings
+from ...fast import uttt as engine
+from ...fast import uttt_network as net
+from ...games.uttt import UltimateTicTacToe
+from ...play.arena import letters, play_match
+from ...search.gumbel import MAX_SIMULATIONS, CompletedQ, GumbelMuZeroSearch
+from ...search.puct import MCTX_OPTIONS, PUCTSearch
+from ..stored import MatchPart, combine, gather_parts, load_dataclass
+from .network import DEFAULT_WEIGHTS
+from .network_play import machine_record, weights_sha256
 
 __all__ = ["DEFAULT_DATA", "DEFAULT_SIMULATIONS", "SEED", "GumbelNetworkPlayer",
            "NetworkEvaluator", "PUCTNetworkPlayer", "load_match", "load_part", "main",
@@ -295,7 +294,7 @@ def play_part(simulations: int, games: int = 20, part: int = 0, *,
 def load_part(path) -> MatchPart:
     """Read a part stored by the command; ValueError naming the file if it holds something else."""
     return load_dataclass(MatchPart, path, "a MatchPart written by "
-                          "'python -m mctslib.experiments.gumbel_vs_puct'")
+                          "'python -m mctslib.experiments.puct.gumbel_vs_puct'")
 
 
 def load_match(simulations: int, *, max_considered: int = MAX_CONSIDERED,
@@ -304,7 +303,7 @@ def load_match(simulations: int, *, max_considered: int = MAX_CONSIDERED,
 
     The parts are the files :func:`part_path` names for these arguments (any
     part number) in ``data``, or the files ``paths`` if given. Returns
-    :func:`mctslib.experiments.transpositions.combine`'s dict (games, W/D/L for
+    :func:`mctslib.experiments.stored.combine`'s dict (games, W/D/L for
     Gumbel, score, 95% Wilson interval, every game's letter, parts in order)
     plus ``simulations``, A's and B's parameters and ``files``. Raises
     ValueError if no part is stored, a file holds no part, or the parts are not
@@ -313,7 +312,7 @@ def load_match(simulations: int, *, max_considered: int = MAX_CONSIDERED,
     first = part_path(simulations, 0, max_considered=max_considered,
                       gumbel_scale=gumbel_scale, data=data)
     paths, parts = gather_parts(paths, first, load_part, "the module "
-                                "mctslib.experiments.gumbel_vs_puct gives the command.")
+                                "mctslib.experiments.puct.gumbel_vs_puct gives the command.")
     return {**combine(parts), "simulations": parts[0].a["simulations"], "a_params": parts[0].a,
             "b_params": parts[0].b, "files": [str(path) for path in paths]}
 
@@ -322,7 +321,7 @@ def load_match(simulations: int, *, max_considered: int = MAX_CONSIDERED,
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.gumbel_vs_puct",
+    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.puct.gumbel_vs_puct",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--simulations", type=int, nargs="+", default=list(DEFAULT_SIMULATIONS),
                         help="simulations per move of both sides; one match per value")

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._checks import check_choice, check_int, check_real
-from ..games.tictactoe import TicTacToe
-from ..progress import progress_bar
-from ..search.minimax import reachable_states, winning_moves
-from ..search.uct import UCTSearch
-from ..xorshift import XorShift64
+from ..._checks import check_choice, check_int, check_real
+from ...games.tictactoe import TicTacToe
+from ...progress import progress_bar
+from ...search.minimax import reachable_states, winning_moves
+from ...search.uct import UCTSearch
+from ...xorshift import XorShift64
 
 SEARCH_SEED, OPPONENT_SEED = 2026, 7
 ENGINES = ("python", "numba")
@@ -221,7 +221,7 @@ class _NumbaRunner(_Runner):
     # games were lost. Measured on 2 shared cores: the Python loop adds about 0.35 s
     # per 2,000 games (2.3 s instead of 2.0 s at 500 iterations, the same tallies).
     def __init__(self, iterations: int, exploration: float):
-        from ..fast.tictactoe_uct import FastTicTacToeUCT
+        from ...fast.tictactoe_uct import FastTicTacToeUCT
 
         super().__init__()
         self.search = FastTicTacToeUCT(iterations, exploration, SEARCH_SEED)

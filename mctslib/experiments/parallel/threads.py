@@ -12,7 +12,7 @@ interval and the interval over opening pairs
 (:func:`mctslib.play.stats.pair_score_interval`), the Elo difference, and the
 parameters, seeds and machine that made it::
 
-    python -m mctslib.experiments.parallel_threads --mode tree --games 400 --ms 100
+    python -m mctslib.experiments.parallel.threads --mode tree --games 400 --ms 100
 
 (400 games of about 50 moves at 100 ms: about 6 s a game, 40 minutes, on a 2-core
 machine; run nothing else meanwhile.) :func:`load_match` reads a stored match back.
@@ -33,15 +33,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._checks import check_choice, check_int, check_real
-from .._version import __version__
-from ..bots.parallel import MAX_WORKERS, MODES, ParallelSpec
-from ..bots.uttt import random_openings
-from ..play.arena import letters, play_match
-from ..play.elo_sprt import pair_outcomes
-from ..play.stats import elo_from_score, pair_score_interval, score_interval
-from .stored import dataclass_json, load_dataclass
-from .transpositions import write_result
+from ..._checks import check_choice, check_int, check_real
+from ..._version import __version__
+from ...bots.parallel import MAX_WORKERS, MODES, ParallelSpec
+from ...bots.uttt import random_openings
+from ...play.arena import letters, play_match
+from ...play.elo_sprt import pair_outcomes
+from ...play.stats import elo_from_score, pair_score_interval, score_interval
+from ..stored import dataclass_json, load_dataclass, write_result
 
 #: Where the command stores its result by default.
 DEFAULT_DATA = Path("data") / "parallel"
@@ -90,7 +89,7 @@ class ThreadsMatch:
 def load_match(path) -> ThreadsMatch:
     """A match stored by the command; ValueError naming the file if it holds something else."""
     return load_dataclass(ThreadsMatch, path, "a ThreadsMatch written by "
-                          "python -m mctslib.experiments.parallel_threads")
+                          "python -m mctslib.experiments.parallel.threads")
 
 
 def search_rates(samples: dict) -> dict[str, list[float]]:
@@ -155,7 +154,7 @@ def threads_match(mode: str = "tree", workers: int = 2, ms: float = 100.0, games
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.parallel_threads",
+    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.parallel.threads",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=MODES, default="tree")
     parser.add_argument("--workers", type=int, default=2)

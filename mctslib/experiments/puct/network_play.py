@@ -1,7 +1,7 @@
 """The UTTT network playing: its cost, its search's speed, and stored matches (chapter 7).
 
 The chapter "Many workers and a learned prior" (chapter 7) asks whether the
-small network trained by :mod:`mctslib.experiments.uttt_network`, called at
+small network trained by :mod:`mctslib.experiments.puct.network`, called at
 every leaf of a PUCT search (:mod:`mctslib.fast.uttt_puct`), beats our plain
 UCT bot at equal iterations and at equal time per move. This module holds
 what plays and what measures play:
@@ -9,7 +9,7 @@ what plays and what measures play:
 * :func:`forward_cost` and :func:`search_speed`: what a network call costs in
   random playouts (the chapter's N) and the iterations per second of PUCT
   beside the UCT bot's (the ``measure`` command of
-  :mod:`mctslib.experiments.uttt_network` stores both).
+  :mod:`mctslib.experiments.puct.network` stores both).
 * :class:`PUCTPlayer`: the PUCT kernel with the network as a player for
   :func:`mctslib.play.arena.play_match`, with a budget of iterations per move
   (reproducible) or of milliseconds per move: then the kernel runs in chunks
@@ -18,16 +18,16 @@ what plays and what measures play:
   :class:`mctslib.bots.uttt.UTTTBot` does for UCT.
 * :func:`play_part`: part ``p`` of a match PUCT (A) against the UCT bot
   ``uct:c=0.5,...,wins=on,solver=on`` (B), stored as a
-  :class:`mctslib.experiments.transpositions.MatchPart` (one letter W/D/L per
+  :class:`mctslib.experiments.stored.MatchPart` (one letter W/D/L per
   game, seeds, loads, versions); game ``i`` starts from opening ``i // 2``,
   each opening played twice with the sides swapped. As in
-  :mod:`mctslib.experiments.parallel_model`, part ``p`` has the match seed
+  :mod:`mctslib.experiments.parallel.model`, part ``p`` has the match seed
   ``SeedSequence(seed, spawn_key=(p,))`` and its openings the stream
   ``(seed, 1000 + p)``, so the parts of one match meet different openings
   (drawn independently: with 720 distinct two-ply openings, two parts of 100
   openings share about 14 of them) and can run side by side, one per core.
   :func:`load_match` adds the stored parts up
-  (:func:`mctslib.experiments.transpositions.combine`).
+  (:func:`mctslib.experiments.stored.combine`).
 
 A timed match (``ms``) gives each side ``ms`` milliseconds for every move,
 the first included (the UCT bot's ``first_ms`` is set to ``ms``); its games
@@ -38,11 +38,10 @@ move (``seconds_per_move``) and the load averages.
 Command line (one part per core; the regeneration commands are in
 ``data/network/README.md``)::
 
-    python -m mctslib.experiments.uttt_network_play match --iters 1000 --uct-iters 1000 \\
+    python -m mctslib.experiments.puct.network_play match --iters 1000 --uct-iters 1000 \\
         --c-puct 1.5 --mix 0.5 --games 200 --part 0
-    python -m mctslib.experiments.uttt_network_play match --ms 100 --games 200 --part 0
-
-(``python -m mctslib.experiments.uttt_network match ...`` runs the same command.)
+    python -m mctslib.experiments.puct.network_play match --ms 100 --games 200 --part 0
+    python -m mctslib.experiments.puct.network_play measure   # the network's cost, search speed
 """
 
 from __future__ import annotations
@@ -50,28 +49,30 @@ from __future__ import annotations
 import argparse
 import functools
 import hashlib
+import json
 import os
 import platform
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_bool, check_int, check_real
-from .._version import __version__
-from ..bots.uttt import UTTTBot, parse_spec, random_openings
-from ..fast import uttt as engine
-from ..fast import uttt_network as net
-from ..fast import uttt_puct
-from ..games.uttt import UltimateTicTacToe
-from ..play.arena import letters, play_match
-from ..rng import make_rng
-from .stored import gather_parts, load_dataclass
-from .transpositions import MatchPart, combine
-from .uttt_network import DEFAULT_WEIGHTS
+from ..._checks import check_bool, check_int, check_real
+from ..._version import __version__
+from ...bots.uttt import UTTTBot, parse_spec, random_openings
+from ...fast import uttt as engine
+from ...fast import uttt_network as net
+from ...fast import uttt_puct
+from ...games.uttt import UltimateTicTacToe
+from ...play.arena import letters, play_match
+from ...rng import make_rng
+from ..stored import MatchPart, combine, gather_parts, load_dataclass
+from .network import DEFAULT_DATA as SELF_PLAY_DATA
+from .network import DEFAULT_WEIGHTS, held_out_positions, load_self_play
 
 __all__ = ["DEFAULT_DATA", "DEFAULT_ITERATIONS", "SEED", "PUCTPlayer", "forward_cost",
-           "load_match", "load_part", "main", "part_path", "play_part", "search_speed"]
+           "load_match", "load_part", "main", "measure", "part_path", "play_part", "search_speed"]
 
 #: Where the match command stores its parts (beside the weights).
 DEFAULT_DATA = Path("data") / "network"
@@ -189,7 +190,7 @@ class PUCTPlayer:
         As in :func:`mctslib.fast.uttt_puct.puct_search` (``c`` 0 to 100, ``mix``
         0 to 1); first-play urgency 0.
     weights : path
-        The network (default the stored one, :data:`~mctslib.experiments.uttt_network.DEFAULT_WEIGHTS`).
+        The network (default the stored one, :data:`~mctslib.experiments.puct.network.DEFAULT_WEIGHTS`).
     seed
         Seeds the playouts' xorshift (through :func:`mctslib.rng.make_rng`).
     ms : float or None
@@ -275,7 +276,7 @@ def weights_sha256(path) -> str:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError as error:
         raise ValueError(f"weights {str(path)!r} cannot be read ({error}); run the train "
-                         f"command of mctslib.experiments.uttt_network first.") from None
+                         f"command of mctslib.experiments.puct.network first.") from None
 
 
 def machine_record(jobs: int) -> dict:
@@ -412,7 +413,7 @@ def part_path(iterations: int | None = None, part: int = 0, *, ms: float | None 
 def load_part(path) -> MatchPart:
     """Read a part stored by the command; ValueError naming the file if it holds something else."""
     return load_dataclass(MatchPart, path, "a MatchPart written by "
-                          "'python -m mctslib.experiments.uttt_network_play match'")
+                          "'python -m mctslib.experiments.puct.network_play match'")
 
 
 def load_match(iterations: int | None = None, *, ms: float | None = None,
@@ -422,7 +423,7 @@ def load_match(iterations: int | None = None, *, ms: float | None = None,
 
     The parts are the files :func:`part_path` names for these arguments (any
     part number) in ``data``, or the files ``paths`` if given (e.g. written with
-    ``--out``). Returns :func:`mctslib.experiments.transpositions.combine`'s
+    ``--out``). Returns :func:`mctslib.experiments.stored.combine`'s
     dict (games, W/D/L, score, 95% Wilson interval, every game's letter, parts
     in order) plus ``timed``, A's and B's parameters (``a_params``,
     ``b_params``), each part's ``seconds_per_move`` (A's, B's) and ``files``.
@@ -437,7 +438,7 @@ def load_match(iterations: int | None = None, *, ms: float | None = None,
 
 
 def match_summary(paths, parts) -> dict:
-    """:func:`load_match`'s dict for parts already read (also used by uttt_prior_play)."""
+    """:func:`load_match`'s dict for parts already read (also used by :mod:`.prior_play`)."""
     return {**combine(parts), "timed": bool(parts[0].a.get("timed")), "a_params": parts[0].a,
             "b_params": parts[0].b, "seconds_per_move": [p.seconds_per_move for p in parts],
             "files": [str(path) for path in paths]}
@@ -447,7 +448,7 @@ def match_summary(paths, parts) -> dict:
 
 
 def match_parser(prog: str, description: str, iterations_help: str) -> argparse.ArgumentParser:
-    """The command line of a stored match part, shared with :mod:`.uttt_prior_play`.
+    """The command line of a stored match part, shared with :mod:`.prior_play`.
 
     ``match`` with the budget (``--iters`` or ``--ms``, ``--uct-iters``), the part and
     its seed, the network, the worker processes and where the part is stored; each
@@ -486,8 +487,39 @@ def store_part(result: MatchPart, out: Path) -> None:
           f"{os.getloadavg()}; written to {out}")
 
 
+def measure(weights_path: Path = DEFAULT_WEIGHTS, data_path: Path = SELF_PLAY_DATA,
+            seed: int = 0) -> dict:
+    """The ``measure`` command: :func:`forward_cost` and :func:`search_speed` of stored weights.
+
+    On held-out positions of the self-play data (1,000 for the cost, the first 20 for
+    the search speed); the measurements are written into the weights' JSON record
+    (``measurements``) and returned.
+    """
+    weights = net.load_weights(weights_path)
+    record_path = Path(weights_path).with_suffix(".json")
+    meta = json.loads(record_path.read_text())
+    states = held_out_positions(load_self_play(data_path), meta["training"], 1000, seed)
+    meta["measurements"] = {"forward_cost": forward_cost(weights, states),
+                            "search_speed": search_speed(weights, states[:20])}
+    record_path.write_text(json.dumps(meta, indent=1) + "\n")
+    return meta["measurements"]
+
+
 def main(argv=None) -> int:
-    parser = match_parser("python -m mctslib.experiments.uttt_network_play",
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["measure"]:
+        parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.puct.network_play",
+                                         description=measure.__doc__.split("\n\n")[0])
+        parser.add_argument("command", choices=("measure",))
+        parser.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS)
+        parser.add_argument("--data", type=Path, default=SELF_PLAY_DATA,
+                            help=f"self-play positions (default {SELF_PLAY_DATA})")
+        parser.add_argument("--seed", type=int, default=0)
+        args = parser.parse_args(argv)
+        for name, value in measure(args.weights, args.data, args.seed).items():
+            print(name, json.dumps(value, indent=1))
+        return 0
+    parser = match_parser("python -m mctslib.experiments.puct.network_play",
                           __doc__.split("\n\n")[0],
                           f"PUCT's iterations per move (default {DEFAULT_ITERATIONS})")
     parser.add_argument("--c-puct", type=float, default=1.5)

@@ -30,10 +30,10 @@ exceeds 16,384 (or does not exist).
 Every seed is a separate UCT run from scratch; one run per seed and position
 records the answer at all checkpoints (:mod:`mctslib.fast.tictactoe_anytime`),
 so each position costs 16 runs of 16,384 iterations. Seeds come from
-:func:`mctslib.experiments.running_example.derive_seeds` (SplitMix64 from
+:func:`mctslib.experiments.uct.running_example.derive_seeds` (SplitMix64 from
 :data:`ROOT_SEED`), the same 16 for every position. Regenerate with::
 
-    python -m mctslib.experiments.convergence_atlas
+    python -m mctslib.experiments.uct.convergence_atlas
 
 (it prints how long it took: 252 s for the stored atlas on this two-core
 machine, shared with other jobs at the time). :func:`load_convergence_atlas` reads the stored result,
@@ -66,11 +66,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int, check_real, shown
-from .._version import __version__
-from ..fast.tictactoe_anytime import uct_answers
-from ..games.tictactoe import TicTacToe
-from ..search.minimax import move_values, random_playout_move_values, reachable_states
+from ..._checks import check_int, check_real, shown
+from ..._version import __version__
+from ...fast.tictactoe_anytime import uct_answers
+from ...games.tictactoe import TicTacToe
+from ...search.minimax import move_values, random_playout_move_values, reachable_states
 from .running_example import MAX_WORKERS, board_text, derive_seeds
 
 __all__ = [
@@ -103,8 +103,8 @@ LARGEST = 2**14
 #: The largest budget a run accepts: 2**20 iterations for 3,191 positions would take hours.
 MAX_LARGEST = 2**22
 MAX_SEEDS = 1024
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "convergence_atlas.json"
-COMMAND = "python -m mctslib.experiments.convergence_atlas"
+DEFAULT_PATH = Path(__file__).resolve().parents[3] / "data" / "convergence_atlas.json"
+COMMAND = "python -m mctslib.experiments.uct.convergence_atlas"
 
 
 # ----------------------------------------------------------------------- definitions
@@ -184,7 +184,7 @@ class ConvergenceAtlas:
     """Parameters and, per position, the settle index of every seed.
 
     ``positions[j]`` is ``(board, seed_settle)``: the board as
-    :func:`~mctslib.experiments.running_example.board_text` writes it and one
+    :func:`~mctslib.experiments.uct.running_example.board_text` writes it and one
     checkpoint index per seed (``len(checkpoints)`` = never settled).
     """
 
@@ -248,7 +248,7 @@ def run_convergence_atlas(seeds: int = SEEDS, largest: int = LARGEST, root_seed:
     largest : int
         The largest checkpoint, a power of 2 (2**14 in the stored atlas).
     root_seed : int
-        Start of :func:`~mctslib.experiments.running_example.derive_seeds`.
+        Start of :func:`~mctslib.experiments.uct.running_example.derive_seeds`.
     exploration : float
         UCB1's c (1.0).
     workers : int

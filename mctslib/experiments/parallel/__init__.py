@@ -1,0 +1,9 @@
+"""Experiments on parallel search (chapter 7, "Parallel search").
+
+- :mod:`.model`: K simulated workers on one tree with virtual loss: what they lose against
+  one worker at the same number of iterations, in agreement and in matches;
+- :mod:`.threads`: real threads (root, tree and leaf parallelism) against one thread at
+  equal wall time.
+
+Stored results: ``data/parallel/`` (its README gives every file's command).
+"""
