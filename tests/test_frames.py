@@ -6,10 +6,10 @@ import ipywidgets as widgets
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import pytest
 
-from mctslib.views.frames import MAX_FRAMES, frame_player  # noqa: E402
+from mctslib.views.frames import MAX_FRAMES, frame_player
 
 
 def figures(count: int) -> list:

@@ -14,11 +14,11 @@ import matplotlib
 import pytest
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from browser import assert_stayed_local, chromium, serve_folder  # noqa: E402
-from frames_browser import frame_players, step_frame_player  # noqa: E402
+import matplotlib.pyplot as plt
+from browser import assert_stayed_local, chromium, serve_folder
+from frames_browser import frame_players, step_frame_player
 
-from mctslib.views.frames import frame_player  # noqa: E402
+from mctslib.views.frames import frame_player
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +70,7 @@ def test_the_slider_steps_through_stored_frames_without_a_kernel(
         [first] = frame_players(page)
         assert first["showing"] == 1 and first["readout"] == "10"
         assert first["shown"].startswith("after 10 playouts blob:")
-        before, after = step_frame_player(page, steps=2)
+        _, after = step_frame_player(page, steps=2)
         assert after["readout"] == "1000" and after["shown"].startswith("after 1000 playouts")
         page.screenshot(path=str(screenshot_dir / "frame_player.png"))
         assert_stayed_local(network)
