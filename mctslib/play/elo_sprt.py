@@ -53,6 +53,12 @@ agree closely for small Elo differences once there are a few dozen games.
 Every number a chapter prints from this module is computed in pure Python
 (:func:`math.fsum`, :mod:`math`); :func:`simulate_elo_sprt` runs thousands of
 matches at once with numpy, for error rates and stopping times.
+
+Why one module of about 800 lines: the test and its simulation share the likelihood
+ratio. :func:`simulate_elo_sprt` runs the same maximum-likelihood fit as
+:class:`EloSPRT`, vectorised over thousands of matches (``_llr_*_many``), and the tests
+check the two against each other; split, those private functions would become a public
+interface that only the simulation uses.
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ Chapter "Enhancements that matter" compares two versions of a bot that
 played the same games (same openings, same seeds) pair by pair:
 :func:`pair_difference_interval`; two matches that share nothing game by game
 are compared with :func:`independent_difference_interval`.
+
+Why one module of about 530 lines: intervals, power and Elo are the one vocabulary of
+"reading a match" (chapter 5): power is computed from the same spreads the intervals use,
+and Elo intervals are score intervals mapped through the same logistic curve.
 """
 
 from __future__ import annotations

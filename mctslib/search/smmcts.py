@@ -74,6 +74,12 @@ uniform where the tree has no data) whose exact distance from equilibrium
 :func:`mctslib.experiments.simultaneous.smmcts.convergence_experiment` runs the chapter's
 experiment (distance after 1k, 10k, ... iterations on several seeds). Chapter
 "When both players move at once (simultaneous moves)".
+
+Why one module of about 580 lines: SM-MCTS and the two trees it is compared with (one
+joint tree, :class:`JointDUCT`; a turn-taking tree, :class:`SequentialUCT`) share the
+selection rules, the playouts and the final-mix rules, and answer to the same interface
+(:class:`~mctslib.search.simultaneous_search.SimultaneousSearch`), so that the chapter swaps one
+for another in the same experiment.
 """
 
 

@@ -42,6 +42,11 @@ Command line (one part per core; the regeneration commands are in
         --c-puct 1.5 --mix 0.5 --games 200 --part 0
     python -m mctslib.experiments.puct.network_play match --ms 100 --games 200 --part 0
     python -m mctslib.experiments.puct.network_play measure   # the network's cost, search speed
+
+Why one module of about 540 lines: the player (:class:`PUCTPlayer`), the matches it plays,
+their stored parts and the command line change together (each option of the player is a
+field of the stored part and an argument of the command), and
+:mod:`mctslib.experiments.puct.prior_play` reuses the match's parts and parser.
 """
 
 from __future__ import annotations

@@ -45,6 +45,11 @@ position, so the range over copies gauges the seed noise),
 the random-playout margin, and :func:`check_convergence_atlas` re-runs a
 handful of positions against it. Every summary reads the stored data; none
 re-runs UCT.
+
+Why one module of about 700 lines: the atlas's stored format and every summary of it
+change together (a field added to :class:`ConvergenceAtlas` is read by the summaries and
+checked by :func:`check_convergence_atlas`), and chapters 4 and 4b read them as one
+experiment with its analysis.
 """
 
 from __future__ import annotations

@@ -47,6 +47,10 @@ and seed answers. Regenerate the stored result with::
 on two cores).
 :func:`load_running_example` reads it back and :func:`check_running_example`
 re-runs a few seeds and budgets against it.
+
+Why one module of about 530 lines: the three algorithms must be run on the same seeds,
+budgets and position and stored in one file that the chapter reads and checks; the
+seed derivation, the runner, the stored format and its check change together.
 """
 
 from __future__ import annotations

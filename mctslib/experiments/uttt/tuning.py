@@ -6,6 +6,11 @@ and returns an :class:`~mctslib.experiments.uttt.results.ExperimentResult`:
 ``exploration_experiment`` (the constant c under both reward scales), and the
 on/off options ``win_taking_experiment``, ``solver_experiment``,
 ``reuse_experiment`` and ``centre_experiment``.
+
+Why one module of about 580 lines: these are the chapter's tuning decisions, each a short
+function on the same comparison machinery (:func:`_on_off`, the shared openings and seeds);
+the statistics and the OpenSpiel match, which have their own machinery, have their own
+modules.
 """
 
 
