@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import openspiel, statistics, tuning
+import inspect
+
+from . import openspiel, playing, statistics, tuning
 from .results import DATA_DIR, MAX_JOBS, NAMES, ExperimentResult, _check_name, experiment_path
 
 # ----------------------------------------------------------------------------- registry
@@ -32,6 +34,11 @@ EXPERIMENTS = {
     "games_needed": statistics.games_needed_experiment,
     "openspiel": openspiel.openspiel_experiment,
     "doubling": tuning.doubling_experiment,
+    "c_decision": playing.c_decision_experiment,
+    "reuse_decision": playing.reuse_decision_experiment,
+    "openspiel_sweep": playing.openspiel_sweep_experiment,
+    "openspiel_equal_time": playing.openspiel_counts_experiment,
+    "openspiel_ten_times": playing.openspiel_counts_experiment,
 }
 assert tuple(EXPERIMENTS) == NAMES, "the registry and results.NAMES list the same experiments"
 
@@ -46,6 +53,13 @@ QUICK = {
     "games_needed": {"games": 4, "iterations": 100, "pairs": ((0.6, 0.7),)},
     "openspiel": {"ms": 5.0, "games": 2},
     "doubling": {"budgets": (20, 40), "games": 2},
+    "c_decision": {"challengers": (0.6,), "iterations": 100, "max_games": 4},
+    "reuse_decision": {"iterations": 100, "max_games": 4},
+    "openspiel_sweep": {"uct_cs": (1.0,), "simulations": 50, "games": 2},
+    "openspiel_equal_time": {"iterations": 100, "simulations": 50, "uct_cs": (1.0, 2.0),
+                             "games": 2},
+    "openspiel_ten_times": {"iterations": 100, "simulations": 500, "uct_cs": (1.0, 2.0),
+                            "games": 2, "name": "openspiel_ten_times"},
 }
 
 #: The budgets of the stored results (data/uttt/NAME.json), chosen to fit well inside 25 minutes
@@ -109,14 +123,28 @@ DEEP = {
                     "games": 200},
     "reuse": {"ms": 100.0, "games": 200},
 }
-BUDGETS = {"quick": QUICK, "full": FULL, "realistic": REALISTIC, "deep": DEEP}
+#: The decisions settled at the budget the bot plays with, 100,000 iterations per move and
+#: every option the chapter keeps, by the Elo SPRT (0 against +30 Elo, 5% errors, pairs, at
+#: most 1,000 games), and the OpenSpiel matches with counts standing in for clocks; written to
+#: data/uttt/playing/NAME.json. data/uttt/README.md states each question, its hypotheses and
+#: its limits, written before the match started.
+PLAYING = {
+    "c_decision": {"challengers": (0.6, 0.4), "iterations": playing.PLAYING_ITERATIONS,
+                   "max_games": playing.DECISION_CAP},
+    "reuse_decision": {"iterations": playing.PLAYING_ITERATIONS,
+                       "max_games": playing.DECISION_CAP},
+}
+BUDGETS = {"quick": QUICK, "full": FULL, "realistic": REALISTIC, "deep": DEEP,
+           "playing": PLAYING}
 
 
 def run_experiment(name: str, budget: str = "full", jobs: int = 1, executor=None,
-                   callback: Callable | None = None) -> ExperimentResult:
+                   callback: Callable | None = None, progress=None) -> ExperimentResult:
     """Run experiment ``name`` at one of the :data:`BUDGETS` (``"quick"``, ``"full"``, ...).
 
-    ``jobs``, ``executor`` and ``callback`` go to the experiment function.
+    ``jobs``, ``executor`` and ``callback`` go to the experiment function, and
+    ``progress`` (a file of finished pairs, to resume from) to those that play
+    pair by pair (:mod:`.playing`).
     Raises ValueError if the budget does not hold the experiment (``"realistic"``
     and ``"deep"`` hold only the decisions re-measured at those budgets).
     """
@@ -126,8 +154,11 @@ def run_experiment(name: str, budget: str = "full", jobs: int = 1, executor=None
     if name not in BUDGETS[budget]:
         raise ValueError(f"the {budget!r} budget has no experiment {name!r}; it has "
                          f"{', '.join(BUDGETS[budget])}.")
+    extra = {}
+    if progress is not None and "progress" in inspect.signature(EXPERIMENTS[name]).parameters:
+        extra["progress"] = progress
     result = EXPERIMENTS[name](**BUDGETS[budget][name], jobs=jobs, executor=executor,
-                               callback=callback)
+                               callback=callback, **extra)
     return dataclasses.replace(result, budget=budget)
 
 
@@ -155,7 +186,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--budget", choices=list(BUDGETS), default=None,
                         help="full (default: the 1,000-iteration decisions, data/uttt), "
                              "realistic (20,000 iterations, data/uttt/realistic), deep "
-                             "(100,000 iterations; reuse at 100 ms; data/uttt/deep) or quick")
+                             "(100,000 iterations; reuse at 100 ms; data/uttt/deep), playing "
+                             "(decisions by the sequential test at 100,000 iterations and the "
+                             "OpenSpiel matches; data/uttt/playing; a run interrupted resumes "
+                             "from NAME.pairs.jsonl) or quick")
     parser.add_argument("--quick", action="store_true",
                         help="same as --budget quick: tiny budgets (seconds); writes files only "
                              "if --out-dir is given")
@@ -232,13 +266,15 @@ def main(argv=None) -> int:
                          else f"{jobs} job{'s' if jobs > 1 else ''}")
                 print(f"== {name} ({budget} budget, {where})", flush=True)
                 partial = None if out_dir is None else partial_path(name, out_dir)
+                pairs = None if out_dir is None else playing.progress_path(name, out_dir)
                 result = run_experiment(name, budget, jobs, executor,
-                                        callback=_reporter(partial))
+                                        callback=_reporter(partial), progress=pairs)
                 print(result.table())
                 print(f"   {result.seconds:.1f} s", flush=True)
                 if out_dir is not None:
                     print(f"   wrote {result.save(experiment_path(name, out_dir))}")
                     partial.unlink(missing_ok=True)
+                    pairs.unlink(missing_ok=True)
     except (ValueError, OSError) as error:  # a sentence for the terminal, not a traceback
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -36,7 +36,8 @@ MAX_JOBS = 1024
 #: The experiments, in the order the chapter uses them (:data:`~.registry.EXPERIMENTS` maps
 #: each to its function).
 NAMES = ("budget", "exploration", "win_taking", "solver", "reuse", "centre", "games_needed",
-         "openspiel", "doubling")
+         "openspiel", "doubling", "c_decision", "reuse_decision", "openspiel_sweep",
+         "openspiel_equal_time", "openspiel_ten_times")
 
 #: Where the stored full results live (``data/uttt`` of the repository).
 DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "uttt"
