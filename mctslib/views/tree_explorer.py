@@ -7,9 +7,13 @@ Two layers, so that everything but the buttons is tested without a browser:
   one iteration or N iterations at a time, the node the reader picked, and the
   picture and texts of the current state (drawing in :mod:`mctslib.views.tree_layout`);
 - :class:`TreeExplorer`: the ipywidgets around it: **one iteration** (the four phases
-  shown in turn, each with its caption), **next phase**, **run N**, **reset**, sliders
-  for the depth shown and the folding threshold, and the statistics and position of
-  the node the reader clicks (or picks from the list).
+  shown in turn, each with its caption and the four-phase diagram of
+  :mod:`mctslib.views.tree_frames` with that phase lit), **next phase**, **run N**,
+  **reset**, a box for UCB1's constant c, a menu of starting positions, sliders for the
+  depth shown and the folding threshold, the table of the selection (why the search
+  went where it went: every sibling's mean, bonus and score at each step down, the pick
+  highlighted), and the statistics and position of the node the reader clicks (or
+  picks from the list).
 
 Clicks on the tree reach the kernel without a custom widget: the SVG sits in an HTML
 widget whose ``onclick`` writes the clicked node's name into a hidden Text widget, which
@@ -36,8 +40,10 @@ import ipywidgets as widgets
 
 from .._checks import check_choice, check_int, check_real
 from ..games.base import GameState, check_game_state
+from ..games.subtraction import SubtractionGame
 from ..games.tictactoe import TicTacToe
 from ..search.uct import EXPANSIONS, MAX_ITERATIONS
+from .tree_frames import four_phases_data_uri, selection_html
 from .tree_layout import (
     PHASES,
     TREE_SEED,
@@ -63,6 +69,8 @@ MAX_RUN = 100_000
 MAX_DEPTH_SHOWN = 12
 #: Seconds each phase stays on screen when "one iteration" plays the four in turn.
 PHASE_SECONDS = 0.7
+#: The largest exploration constant the c box takes.
+MAX_C = 10.0
 
 ARROW = " \u2192 "
 _START_CAPTION = "A tree of one node, the root. Press one iteration to watch the four phases."
@@ -99,6 +107,22 @@ class ExplorerSession:
         self.label = move_labeller(state)
         self.reset()
 
+    def restart(self, state: GameState | None = None, search_factory: Callable | None = None
+                ) -> None:
+        """Start again from the root alone, from a new position or with a new search factory."""
+        if state is not None:
+            check_game_state(state)
+            if state.is_terminal():
+                raise ValueError("state must be a game still on: a finished game has no tree "
+                                 "to grow.")
+            self.state, self.label = state, move_labeller(state)
+        if search_factory is not None:
+            if not callable(search_factory):
+                raise ValueError(f"search_factory must be a function that makes a fresh "
+                                 f"search, got {type(search_factory).__name__}.")
+            self.factory = search_factory
+        self.reset()
+
     def reset(self) -> None:
         """A fresh search from the factory: the tree is the root alone again."""
         search = check_recording_search(self.factory(), "search_factory()")
@@ -107,6 +131,7 @@ class ExplorerSession:
         self.pending = None      # the generator of an iteration stopped between phases
         self.phase = None        # the last phase shown, None after reset or run
         self.mark = Highlight(caption=_START_CAPTION)
+        self.record = None       # the record of the iteration shown, None after reset or run
         self.picked = self.root
 
     @property
@@ -122,7 +147,7 @@ class ExplorerSession:
         if record.phase == PHASES[-1]:
             self.pending.close()
             self.pending = None
-        self.phase = record.phase
+        self.phase, self.record = record.phase, record
         self.mark = phase_highlight(record, self.state, self.label)
         return self.mark
 
@@ -139,7 +164,7 @@ class ExplorerSession:
             self.next_phase()
         for _ in range(iterations):
             self.search.iterate(self.root, self.state)
-        self.phase = None
+        self.phase, self.record = None, None
         self.mark = Highlight(caption=f"Ran {iterations:,} iteration{'s' if iterations > 1 else ''}"
                                       f" ({self.iterations:,} in all). Orange: the most visited "
                                       "path, the move UCT would play first.")
@@ -158,6 +183,19 @@ class ExplorerSession:
         """The current picture as SVG text, and what it draws."""
         drawn = self.drawing()
         return render_svg(drawn), drawn
+
+    def selection_html(self) -> str:
+        """Why the iteration shown went where it went: the selection's tables (else empty)."""
+        choices = getattr(self.record, "choices", ())
+        if self.record is None:
+            return ""
+        if not choices:
+            return ("<div style='font-size:12px'><b>Selection</b>: the root has no children "
+                    "yet, so there is nothing to choose.</div>")
+        return ("<div style='font-size:12px'><b>Why this path</b> (each step down: every "
+                "child's visits n, mean Q for the player choosing there, bonus "
+                "c\u00b7\u221a(ln N / n) and score Q + bonus; highlighted: the pick)"
+                f"{selection_html(choices, self.label)}</div>")
 
     def details_html(self) -> str:
         """Statistics and position of the picked node."""
@@ -241,13 +279,17 @@ class TreeExplorer(widgets.VBox):
 
     Parameters
     ----------
-    state : GameState or None
-        The root position; the empty tic-tac-toe board by default.
+    state : GameState, dict of name to GameState, or None
+        The root position, or several the reader chooses from in a menu (the first is
+        shown first); by default 7 stones of the subtraction game and the empty
+        tic-tac-toe board.
     search : callable() -> search, optional
         A factory of fresh recording searches (see the module docstring); by default
         :func:`recording_uct_factory` with ``exploration``, ``seed`` and ``expansion``.
     exploration, seed, expansion :
-        The default search's parameters (ignored when ``search`` is given).
+        The default search's parameters (ignored when ``search`` is given). The reader
+        changes ``exploration`` in the box "c" (0 to :data:`MAX_C`), which starts a fresh
+        tree; with ``search`` given the box is disabled.
     depth : int
         Levels drawn below the root at first (the slider changes it).
     min_visits : int
@@ -260,19 +302,25 @@ class TreeExplorer(widgets.VBox):
     The widget's contract (tests/test_jupyterlab_tree_explorer.py): buttons
     ``tree-explorer-one``, ``-phase``, ``-run``, ``-reset``; HTML ``tree-explorer-caption``,
     ``-tree`` (the SVG; tree nodes are ``g.tree-node``, the one the playout starts from
-    also ``g.tree-new``), ``-details`` and ``-status``.
+    also ``g.tree-new``), ``-selection`` (the tables, the pick in a highlighted row),
+    ``-details`` and ``-status``; the box ``tree-explorer-c`` and the menu
+    ``tree-explorer-game``.
     """
 
-    def __init__(self, state: GameState | None = None, search: Callable | None = None, *,
+    def __init__(self, state=None, search: Callable | None = None, *,
                  exploration: float = math.sqrt(2.0), seed=TREE_SEED, expansion: str = "all",
                  depth: int = 3, min_visits: int = 1, run_iterations: int = 100,
                  phase_seconds: float = PHASE_SECONDS):
+        exploration = check_real("exploration", exploration, 0.0, MAX_C)
         factory = search if search is not None else recording_uct_factory(exploration, seed,
                                                                          expansion)
+        self._make_search = (None if search is not None
+                             else lambda c: recording_uct_factory(c, seed, expansion))
         depth = check_int("depth", depth, 1, MAX_DEPTH_SHOWN)
         run_iterations = check_int("run_iterations", run_iterations, 1, MAX_RUN)
         self.phase_seconds = check_real("phase_seconds", phase_seconds, 0.0, 10.0)
-        self.session = ExplorerSession(TicTacToe() if state is None else state, factory,
+        self.positions = _positions(state)
+        self.session = ExplorerSession(next(iter(self.positions.values())), factory,
                                        depth, min_visits)
 
         def button(text, name, tip):
@@ -295,13 +343,23 @@ class TreeExplorer(widgets.VBox):
                                       description="fold below (visits)",
                                       continuous_update=False,
                                       style={"description_width": "initial"})
+        self.c_box = widgets.BoundedFloatText(value=exploration, min=0.0, max=MAX_C, step=0.1,
+                                              description="c", disabled=search is not None,
+                                              layout=widgets.Layout(width="130px"))
+        self.game = widgets.Dropdown(options=list(self.positions), description="game",
+                                     layout=widgets.Layout(
+                                         width="300px",
+                                         display=None if len(self.positions) > 1 else "none"))
         self.caption = widgets.HTML()
+        self.selection = widgets.HTML()
         self.tree = widgets.HTML(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
         self.details = widgets.HTML(layout=widgets.Layout(width="250px", flex="0 0 250px"))
         self.status = widgets.HTML()
         self.node_list = widgets.Dropdown(description="node", layout=widgets.Layout(width="320px"))
         self.pick_box = widgets.Text(layout=widgets.Layout(display="none"))
         for widget, name in ((self.caption, "caption"), (self.tree, "tree"),
+                             (self.selection, "selection"), (self.c_box, "c"),
+                             (self.game, "game"),
                              (self.details, "details"), (self.status, "status"),
                              (self.node_list, "node"), (self.pick_box, "pick"),
                              (self.depth, "depth"), (self.fold, "fold")):
@@ -317,11 +375,13 @@ class TreeExplorer(widgets.VBox):
         self.fold.observe(self._view_changed, "value")
         self.pick_box.observe(self._clicked, "value")
         self.node_list.observe(self._listed, "value")
+        self.c_box.observe(self._c_changed, "value")
+        self.game.observe(self._game_changed, "value")
 
         buttons = widgets.HBox([self.one, self.phase_button, self.run_button, self.run_count,
-                                self.reset_button])
+                                self.reset_button, self.c_box, self.game])
         sliders = widgets.HBox([self.depth, self.fold, self.node_list])
-        super().__init__([buttons, sliders, self.caption,
+        super().__init__([buttons, sliders, self.caption, self.selection,
                           widgets.HBox([self.tree, self.details]), self.status, self.pick_box])
         self.add_class("tree-explorer")
         self.redraw()
@@ -359,6 +419,15 @@ class TreeExplorer(widgets.VBox):
         self.session.reset()
         self.redraw()
 
+    def _c_changed(self, change) -> None:
+        if self._make_search is not None:
+            self.session.restart(search_factory=self._make_search(change["new"]))
+            self.redraw()
+
+    def _game_changed(self, change) -> None:
+        self.session.restart(state=self.positions[change["new"]])
+        self.redraw()
+
     def _count_changed(self, change) -> None:
         self.run_button.description = f"run {change['new']}"
 
@@ -394,7 +463,11 @@ class TreeExplorer(widgets.VBox):
             return
         phase = session.phase or ""
         self.caption.value = (f"<div class='tree-explorer-phase-{phase or 'none'}' "
-                              f"style='min-height:2.6em'>{html.escape(session.mark.caption)}</div>")
+                              "style='display:flex;gap:10px;align-items:center;min-height:2.6em'>"
+                              f"<img src='{four_phases_data_uri(session.phase)}' alt='' "
+                              "style='width:240px;flex:0 0 240px;background:white'>"
+                              f"<div>{html.escape(session.mark.caption)}</div></div>")
+        self.selection.value = session.selection_html()
         svg, wide = fitted_svg(svg)
         self.tree.value = (f"{_TREE_STYLE}<div class='tree-explorer-svg' onclick=\"{_ON_CLICK}\" "
                            f"style='overflow:auto;max-height:640px;background:white'>{svg}"
@@ -415,4 +488,23 @@ class TreeExplorer(widgets.VBox):
             self._quiet = False
 
 
-__all__ = ["MAX_RUN", "ExplorerSession", "TreeExplorer", "fitted_svg", "recording_uct_factory"]
+def _positions(state) -> dict:
+    """The explorer's starting positions by name: one given, several given, or the default two."""
+    if state is None:
+        return {"subtraction game, 7 stones": SubtractionGame(7), "tic-tac-toe": TicTacToe()}
+    if isinstance(state, dict):
+        if not state or not all(isinstance(name, str) for name in state):
+            raise ValueError("state must be a game position or a non-empty dict of names to "
+                             "positions.")
+        return {name: _still_on(check_game_state(s)) for name, s in state.items()}
+    return {str(state).replace("\n", " / "): _still_on(check_game_state(state))}
+
+
+def _still_on(state: GameState) -> GameState:
+    if state.is_terminal():
+        raise ValueError("state must be a game still on: a finished game has no tree to grow.")
+    return state
+
+
+__all__ = ["MAX_C", "MAX_RUN", "ExplorerSession", "TreeExplorer", "fitted_svg",
+           "recording_uct_factory"]

@@ -79,6 +79,9 @@ class IterationRecord:
         The last phase done (one of :data:`PHASES`).
     path : tuple of Node
         Selection: the nodes from the root down to the selected leaf.
+    choices : tuple of SelectionStep
+        Selection: at each node of the path above the leaf, every child as UCB1 saw it
+        and the one it picked (empty when the iteration was run without pictures).
     added : tuple of Node
         Expansion: the children it created below the leaf (empty if none).
     start : Node
@@ -99,6 +102,7 @@ class IterationRecord:
     number: int
     phase: str = ""
     path: tuple = ()
+    choices: tuple = ()
     added: tuple = ()
     start: Node | None = None
     first_visit: bool = False
@@ -139,8 +143,12 @@ class RecordingUCTSearch(UCTSearch):
         return super().search(state)
 
     def iterate(self, root: Node, state: GameState) -> None:
-        """One whole iteration (what ``search()`` calls), recorded in ``last``."""
-        for _ in self.iterate_in_phases(root, state):
+        """One whole iteration (what ``search()`` calls), recorded in ``last``.
+
+        The selection's table of scores is not kept (``record.choices`` stays empty):
+        runs of many iterations draw no pictures and need not pay for it.
+        """
+        for _ in self.iterate_in_phases(root, state, choices=False):
             pass
 
     def step(self) -> Iterator[IterationRecord]:
@@ -149,16 +157,21 @@ class RecordingUCTSearch(UCTSearch):
             raise ValueError("no tree yet: call begin(state) first.")
         return self.iterate_in_phases(self.root, self.state)
 
-    def iterate_in_phases(self, root: Node, state: GameState) -> Iterator[IterationRecord]:
+    def iterate_in_phases(self, root: Node, state: GameState,
+                          choices: bool = True) -> Iterator[IterationRecord]:
         """One iteration that pauses after each phase, yielding the record filled so far.
 
         The tree is in its true state at each pause: after "selection" nothing has
         changed yet, after "expansion" the new children exist but have no visits,
-        after "simulation" the playout is known but not yet backed up.
+        after "simulation" the playout is known but not yet backed up. With
+        ``choices`` the record keeps, for each step of the descent, every sibling's
+        visits, mean, bonus and score as the selection rule saw them (:func:`selection_steps`).
         """
         record = self.last = IterationRecord(self.iterations_done + 1)
         leaf, leaf_state = self.select(root, state)
         record.path, record.phase = path_from_root(leaf), "selection"
+        if choices:
+            record.choices = selection_steps(record.path, self.selection)
         yield record
 
         before = len(leaf.children)
@@ -199,6 +212,64 @@ def path_from_root(node) -> tuple:
         path.append(node)
         node = node.parent
     return tuple(reversed(path))
+
+
+@dataclass(frozen=True)
+class SiblingScore:
+    """One child as the selection rule saw it: visits, mean, bonus and score at that moment.
+
+    ``mean`` is nan and ``bonus`` and ``score`` are infinite for a child never visited
+    (UCB1 takes the first such child at once); ``bonus`` and ``score`` are nan when the
+    rule has no ``bonus(child, parent)`` method.
+    """
+
+    node: Node
+    visits: int
+    wins: float
+    mean: float
+    bonus: float
+    score: float
+
+
+@dataclass(frozen=True)
+class SelectionStep:
+    """One step down during selection: the node, all its children scored, and the pick.
+
+    ``parent_visits`` is N in the bonus c * sqrt(ln N / n); ``chosen`` is the child the
+    search went into. ``untried`` says why: True when it had no visit yet (taken at
+    once, before any score is compared), False when its score was the first highest.
+    """
+
+    parent: Node
+    parent_visits: int
+    rows: tuple
+    chosen: Node
+
+    @property
+    def untried(self) -> bool:
+        return next(row.visits for row in self.rows if row.node is self.chosen) == 0
+
+
+def selection_steps(path: Sequence, rule=None) -> tuple:
+    """Every descent of a selection path, each child scored as ``rule`` scores it (UCT chapter).
+
+    Call it right after the selection phase, before anything is backed up: the rows keep
+    the visits and wins of that moment. ``rule`` needs ``bonus(child, parent)``
+    (:class:`~mctslib.search.uct.UCB1Rule`); without it bonuses and scores are nan.
+    """
+    bonus_of = getattr(rule, "bonus", None)
+    steps = []
+    for parent, chosen in pairwise(path):
+        rows = []
+        for child in parent.children:
+            if not child.visits:
+                rows.append(SiblingScore(child, 0, 0.0, math.nan, math.inf, math.inf))
+                continue
+            mean = child.wins / child.visits
+            bonus = bonus_of(child, parent) if callable(bonus_of) else math.nan
+            rows.append(SiblingScore(child, child.visits, child.wins, mean, bonus, mean + bonus))
+        steps.append(SelectionStep(parent, parent.visits, tuple(rows), chosen))
+    return tuple(steps)
 
 
 def principal_variation(root) -> tuple:
@@ -920,8 +991,32 @@ def check_recording_search(search, name: str = "search"):
     return search
 
 
-__all__ = ["PHASES", "DrawnTree", "Highlight", "IterationRecord", "NodeStats",
-           "RecordingUCTSearch", "StaticSteps", "StepPicture", "check_recording_search",
-           "find_node", "legend_html", "mean_colour", "move_labeller", "node_id", "node_stats",
-           "path_from_root", "phase_highlight", "position_html", "principal_variation",
-           "render_png", "render_svg", "state_of", "static_steps", "tree_to_dot"]
+__all__ = [
+    "PHASES",
+    "DrawnTree",
+    "Highlight",
+    "IterationRecord",
+    "NodeStats",
+    "RecordingUCTSearch",
+    "SelectionStep",
+    "SiblingScore",
+    "StaticSteps",
+    "StepPicture",
+    "check_recording_search",
+    "find_node",
+    "legend_html",
+    "mean_colour",
+    "move_labeller",
+    "node_id",
+    "node_stats",
+    "path_from_root",
+    "phase_highlight",
+    "position_html",
+    "principal_variation",
+    "render_png",
+    "render_svg",
+    "selection_steps",
+    "state_of",
+    "static_steps",
+    "tree_to_dot",
+]
