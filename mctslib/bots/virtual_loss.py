@@ -10,6 +10,16 @@ pool, runs :func:`mctslib.fast.uttt_virtual_loss.search` from the position
 root move (the first in tree order on ties). ``workers=1`` is the plain UCT
 of :mod:`mctslib.fast.uttt_uct`, so a match of K workers against 1 at the same
 iterations measures the search overhead of K workers, nothing else.
+
+``scheme="root"`` is the model's root parallelism (Chaslot, Winands and van
+den Herik 2008): K independent trees, worker ``k`` running ``iterations // K``
+iterations (one more for the first ``iterations % K`` workers) on its own
+xorshift64 stream, one after the other on one thread; the answer is the move
+with the most visits summed over the K roots (the first in worker 0's tree
+order on ties). Its streams are drawn as :class:`mctslib.bots.parallel.ParallelBot`
+draws its workers', so for the same seed it plays that bot's root-parallel
+move without threads (a test). At equal ``iterations`` the two schemes do the
+same work, which K equal-speed workers do in the same time.
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from ..fast import uttt_virtual_loss as engine
 from ..fast.xorshift import new_rng
 from ..games.uttt import SCORINGS, UltimateTicTacToe
 from ..rng import make_rng
-from ..search.parallel import KINDS, MAX_VIRTUAL_LOSS
+from ..search.parallel import KINDS, MAX_VIRTUAL_LOSS, SCHEDULES
 from ..xorshift import XorShift64
 
 #: The most iterations per move.
@@ -37,6 +47,8 @@ MAX_CAPACITY = 50_000_000
 NODES_PER_ITERATION = 16
 #: The default exploration constant (the UTTT chapter's, rewards 1 / 0.5 / 0).
 DEFAULT_C = 0.5
+#: One shared tree (with virtual loss) or K independent trees.
+SCHEMES = ("tree", "root")
 
 
 @dataclass(frozen=True)
@@ -63,6 +75,12 @@ class VirtualLossSpec:
     capacity : int or None
         Nodes in the pool (100 to :data:`MAX_CAPACITY`); None:
         :data:`NODES_PER_ITERATION` per iteration.
+    schedule : {"lockstep", "staggered"}
+        Tree scheme: when the workers' playouts land
+        (:data:`mctslib.search.parallel.SCHEDULES`).
+    scheme : {"tree", "root"}
+        One shared tree, or K independent trees of ``iterations / K`` each
+        (then ``virtual_loss`` must be 0 and ``schedule`` "lockstep").
     """
 
     workers: int = 1
@@ -73,6 +91,8 @@ class VirtualLossSpec:
     wins: bool = False
     scoring: str = "codingame"
     capacity: int | None = None
+    schedule: str = "lockstep"
+    scheme: str = "tree"
 
     def __post_init__(self):
         set_ = lambda name, value: object.__setattr__(self, name, value)
@@ -88,23 +108,39 @@ class VirtualLossSpec:
         if self.capacity is not None:
             set_("capacity", check_int("capacity (nodes in the pool)", self.capacity, 100,
                                        MAX_CAPACITY))
+        set_("schedule", check_choice("schedule", self.schedule, SCHEDULES))
+        set_("scheme", check_choice("scheme", self.scheme, SCHEMES))
+        if self.scheme == "root" and (self.virtual_loss or self.schedule != "lockstep"):
+            raise ValueError(f"scheme 'root' has K separate trees, so no virtual loss and no "
+                             f"schedule: give virtual_loss=0 and schedule='lockstep', got "
+                             f"virtual_loss={self.virtual_loss}, schedule={self.schedule!r}.")
+        if self.scheme == "root" and self.workers > self.iterations:
+            raise ValueError(f"scheme 'root' needs at least one iteration per tree: workers "
+                             f"must be at most iterations ({self.iterations}), got "
+                             f"{self.workers}.")
 
     @property
     def nodes(self) -> int:
-        """The pool's capacity in nodes."""
+        """The pool's capacity in nodes (root scheme: of the largest of the K trees)."""
         if self.capacity is not None:
             return self.capacity
-        return min(MAX_CAPACITY, NODES_PER_ITERATION * self.iterations + 100)
+        per_tree = self.iterations if self.scheme == "tree" else -(-self.iterations // self.workers)
+        return min(MAX_CAPACITY, NODES_PER_ITERATION * per_tree + 100)
 
     def __call__(self, seed=None) -> VirtualLossBot:
         """A fresh player whose xorshift64 stream is drawn from ``seed`` (what the arena calls)."""
         return VirtualLossBot(self, seed)
 
     def describe(self) -> str:
-        """One line: workers, virtual loss, playouts, c and budget."""
+        """One line: workers, virtual loss (or root), playouts, c and budget."""
         playouts = "win-taking" if self.wins else "random"
-        return (f"UTTT UCT, {self.workers} worker{'s' * (self.workers > 1)}, virtual "
-                f"{self.kind} {self.virtual_loss}, {playouts} playouts, c = {self.c:g}, "
+        workers = f"{self.workers} worker{'s' * (self.workers > 1)}"
+        if self.scheme == "root":
+            how = f"{self.workers} separate tree{'s' * (self.workers > 1)} (root parallelism)"
+        else:
+            staggered = ", staggered" if self.schedule == "staggered" else ""
+            how = f"{workers}, virtual {self.kind} {self.virtual_loss}{staggered}"
+        return (f"UTTT UCT, {how}, {playouts} playouts, c = {self.c:g}, "
                 f"{self.iterations} iterations a move")
 
 
@@ -124,10 +160,17 @@ class VirtualLossBot:
             raise ValueError(f"spec must be a VirtualLossSpec, got {type(spec).__name__}.")
         self.spec = spec
         if isinstance(seed, XorShift64):
+            if spec.scheme == "root":
+                raise ValueError("scheme 'root' draws K streams from a seed: give an int, a "
+                                 "SeedSequence or a Generator, not an XorShift64.")
             self.rng = np.array([seed.state], dtype=np.uint64)
+        elif spec.scheme == "root":  # K streams, drawn as ParallelBot draws its workers'
+            generator = make_rng(seed)
+            self.rngs = [new_rng(int(generator.integers(2**63))) for _ in range(spec.workers)]
         else:
             self.rng = new_rng(int(make_rng(seed).integers(2**63)))
-        self.pool, self.work = engine.new_search(spec.workers, spec.nodes)
+        workers = 1 if spec.scheme == "root" else spec.workers
+        self.pool, self.work = engine.new_search(workers, spec.nodes)
         self.scoring = fast_uttt.scoring_code(spec.scoring)
         self.full_searches = 0
         self.last_nodes = 0
@@ -140,20 +183,45 @@ class VirtualLossBot:
         if state.is_terminal():
             raise ValueError("cannot search a finished game: there is no move to choose.")
         spec, pool = self.spec, self.pool
+        s = fast_uttt.to_array(state)
+        if spec.scheme == "root":
+            return self._root_search(s)
         pool.reset()
-        done = engine.search(fast_uttt.to_array(state), spec.iterations, spec.workers,
-                             spec.virtual_loss, KINDS[spec.kind], spec.c, spec.wins,
-                             self.scoring, self.rng, pool.used, *pool.arrays(),
-                             *self.work.arrays())
+        done = engine.search(s, spec.iterations, spec.workers, spec.virtual_loss,
+                             KINDS[spec.kind], spec.c, spec.wins, self.scoring, self.rng,
+                             pool.used, *pool.arrays(), *self.work.arrays(),
+                             spec.schedule == "staggered")
         self.last_nodes = pool.count
         if pool.count + 81 > pool.capacity:
             self.full_searches += 1
         return done
 
+    def _root_search(self, s) -> int:
+        """K trees one after the other; their root visits summed into :attr:`root_totals`."""
+        spec, pool = self.spec, self.pool
+        self.root_totals: dict[int, int] = {}
+        self.last_nodes, done = 0, 0
+        share, extra = divmod(spec.iterations, spec.workers)
+        for k, rng in enumerate(self.rngs):
+            pool.reset()
+            done += engine.search(s, share + (k < extra), 1, 0, 0.0, spec.c, spec.wins,
+                                  self.scoring, rng, pool.used, *pool.arrays(),
+                                  *self.work.arrays())
+            for child in pool.children(0):  # worker 0's tree order first: its ties win
+                move = int(pool.move[child])
+                self.root_totals[move] = self.root_totals.get(move, 0) + int(pool.visits[child])
+            self.last_nodes += pool.count
+            if pool.count + 81 > pool.capacity:
+                self.full_searches += 1
+        return done
+
     def choose(self, state: UltimateTicTacToe) -> int:
         """Search ``state`` and answer the most visited root move (first in tree order on ties)."""
         self.search(state)
+        if self.spec.scheme == "root":
+            totals = self.root_totals
+            return max(totals, key=totals.get)  # max keeps the first of equals
         return engine.best_move(self.pool)
 
-__all__ = ["DEFAULT_C", "MAX_CAPACITY", "MAX_ITERATIONS", "NODES_PER_ITERATION",
+__all__ = ["DEFAULT_C", "MAX_CAPACITY", "MAX_ITERATIONS", "NODES_PER_ITERATION", "SCHEMES",
            "VirtualLossBot", "VirtualLossSpec"]

@@ -28,6 +28,13 @@ N / v)`` like any other. The only node with children and no visits at all is
 the root in the first round without virtual loss; :func:`_select` answers its
 first child there before reading ``ln 0``.
 
+Two schedules (``staggered``): rounds of ``workers`` descents then their
+playouts (lockstep, the default), or ``workers - 1`` playouts always in flight,
+iteration ``t`` in worker slot ``t % workers`` and its playout landing just
+after the descent of iteration ``t + workers - 1`` (the readable module
+explains both). :func:`_depart` and :func:`_finish` are one worker's halves of
+an iteration, shared by the two.
+
 Options: rewards 1 / 0.5 / 0 and random or win-taking playouts (the UTTT
 chapter's two playouts); no solver, no tree wins, no cut-off: the model
 measures the search overhead of the plain search.
@@ -73,17 +80,72 @@ def new_search(workers: int, capacity: int) -> tuple[NodePool, Workers]:
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
+def _depart(k, root_state, count, virtual_loss, extra, c, scoring, rng, move, first_child,
+            child_count, visits, wins, proven, states, paths, depths, in_flight, buf, scores):
+    """Worker ``k``'s descent and expansion, then its virtual loss on its path; the new count."""
+    capacity = move.shape[0]
+    s = states[k]
+    for i in range(STATE_SIZE):
+        s[i] = root_state[i]
+    node, depth = 0, 1
+    paths[k, 0] = 0
+    while child_count[node] > 0:
+        node = _select(node, c, False, first_child, child_count, visits, wins, proven, scores)
+        play(s, move[node])
+        paths[k, depth] = node
+        depth += 1
+    finished = visits[node] - virtual_loss * in_flight[node]
+    if s[OUTCOME] == ONGOING and (finished >= 1 or node == 0):
+        grown = _expand(node, s, count, capacity, rng, False, scoring, move, first_child,
+                        child_count, visits, wins, proven, buf)
+        if grown > count:
+            node = count
+            count = grown
+            play(s, move[node])
+            paths[k, depth] = node
+            depth += 1
+    depths[k] = depth
+    for d in range(depth):  # this worker's virtual loss, seen by the next ones
+        current = paths[k, d]
+        visits[current] += virtual_loss
+        wins[current] += extra
+        in_flight[current] += 1
+    return count
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _finish(k, virtual_loss, extra, wins_on, scoring, rng, visits, wins, states, paths, depths,
+            in_flight, buf):
+    """Worker ``k``'s playout, then its backup, which takes its virtual loss off the path."""
+    s = states[k]
+    mover = 1 - s[PLAYER]
+    if wins_on:
+        win_taking_playout(s, rng, scoring, buf)
+    else:
+        random_playout(s, rng)
+    reward = result(s, mover, scoring)
+    for d in range(depths[k] - 1, -1, -1):
+        current = paths[k, d]
+        visits[current] -= virtual_loss
+        wins[current] -= extra
+        in_flight[current] -= 1
+        visits[current] += 1
+        wins[current] += reward
+        reward = 1.0 - reward
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def search(root_state, iterations, workers, virtual_loss, virtual_reward, c, wins_on, scoring,
            rng, used, move, first_child, child_count, visits, wins, proven, states, paths,
-           depths, in_flight, buf, scores):
-    """Run ``iterations`` iterations in rounds of ``workers``; return how many ran.
+           depths, in_flight, buf, scores, staggered=False):
+    """Run ``iterations`` iterations of ``workers`` simulated workers; return how many ran.
 
     Parameters
     ----------
     root_state : int64 array
         The root position (left unchanged).
     iterations, workers : int
-        Iterations in all (>= 1) and workers per round (1 to the work arrays' rows).
+        Iterations in all (>= 1) and workers (1 to the work arrays' rows).
     virtual_loss : int
         Extra visits per in-flight worker (>= 0).
     virtual_reward : float
@@ -100,57 +162,36 @@ def search(root_state, iterations, workers, virtual_loss, virtual_reward, c, win
         ``pool.used`` and the arrays of a :class:`~mctslib.fast.uttt_uct.NodePool`.
     states, paths, depths, in_flight, buf, scores
         The arrays of :class:`Workers`.
+    staggered : bool
+        False: rounds of ``workers`` descents, then their playouts (``"lockstep"``);
+        True: ``workers - 1`` playouts always in flight, worker slot ``t % workers``
+        for iteration ``t`` (``"staggered"``; see :mod:`mctslib.search.parallel`).
     """
-    capacity = move.shape[0]
     count = used[0]
     extra = virtual_reward * virtual_loss
+    if staggered:
+        for t in range(iterations):
+            count = _depart(t % workers, root_state, count, virtual_loss, extra, c, scoring,
+                            rng, move, first_child, child_count, visits, wins, proven, states,
+                            paths, depths, in_flight, buf, scores)
+            if t >= workers - 1:  # the oldest flight lands
+                _finish((t - workers + 1) % workers, virtual_loss, extra, wins_on, scoring,
+                        rng, visits, wins, states, paths, depths, in_flight, buf)
+        for t in range(max(0, iterations - workers + 1), iterations):  # the last ones land
+            _finish(t % workers, virtual_loss, extra, wins_on, scoring, rng, visits, wins,
+                    states, paths, depths, in_flight, buf)
+        used[0] = count
+        return iterations
     done = 0
     while done < iterations:
         here = min(workers, iterations - done)
         for k in range(here):  # descents, in worker order
-            s = states[k]
-            for i in range(STATE_SIZE):
-                s[i] = root_state[i]
-            node, depth = 0, 1
-            paths[k, 0] = 0
-            while child_count[node] > 0:
-                node = _select(node, c, False, first_child, child_count, visits, wins, proven,
-                               scores)
-                play(s, move[node])
-                paths[k, depth] = node
-                depth += 1
-            finished = visits[node] - virtual_loss * in_flight[node]
-            if s[OUTCOME] == ONGOING and (finished >= 1 or node == 0):
-                grown = _expand(node, s, count, capacity, rng, False, scoring, move,
-                                first_child, child_count, visits, wins, proven, buf)
-                if grown > count:
-                    node = count
-                    count = grown
-                    play(s, move[node])
-                    paths[k, depth] = node
-                    depth += 1
-            depths[k] = depth
-            for d in range(depth):  # this worker's virtual loss, seen by the next ones
-                current = paths[k, d]
-                visits[current] += virtual_loss
-                wins[current] += extra
-                in_flight[current] += 1
+            count = _depart(k, root_state, count, virtual_loss, extra, c, scoring, rng, move,
+                            first_child, child_count, visits, wins, proven, states, paths,
+                            depths, in_flight, buf, scores)
         for k in range(here):  # playouts and backups, in worker order
-            s = states[k]
-            mover = 1 - s[PLAYER]
-            if wins_on:
-                win_taking_playout(s, rng, scoring, buf)
-            else:
-                random_playout(s, rng)
-            reward = result(s, mover, scoring)
-            for d in range(depths[k] - 1, -1, -1):
-                current = paths[k, d]
-                visits[current] -= virtual_loss
-                wins[current] -= extra
-                in_flight[current] -= 1
-                visits[current] += 1
-                wins[current] += reward
-                reward = 1.0 - reward
+            _finish(k, virtual_loss, extra, wins_on, scoring, rng, visits, wins, states, paths,
+                    depths, in_flight, buf)
         done += here
     used[0] = count
     return done

@@ -34,6 +34,21 @@ UCT: the same tree and the same draws as :class:`UCTSearch` with the same
 seed (a test). ``virtual_loss=0`` gives K workers blind to each other: at a
 node they all take the same child, the overhead without virtual loss.
 
+Two schedules (``schedule``):
+
+* ``"lockstep"`` (the default), the rounds above: worker ``j`` of a round
+  misses the ``j - 1`` playouts of the workers before it, ``(K - 1) / 2`` on
+  average. It is also exactly how a search collects a *batch* of K leaves
+  for one call of a network (Silver et al. 2016 used virtual loss so);
+* ``"staggered"``: the steady state of K equal-speed workers that have
+  drifted apart, as real threads do. Iterations start one at a time, and the
+  playout of iteration ``t`` finishes (and is backed up) just after the
+  descent of iteration ``t + K - 1``: every descent after the first ``K - 1``
+  sees exactly ``K - 1`` playouts in flight, the most a K-worker search can
+  miss. The draws come in that order too (the shuffle of iteration ``t``'s
+  expansion, then the playout of iteration ``t - K + 1``). With one worker it
+  is sequential UCT as well.
+
 Two kinds of virtual loss (``kind``), with rewards 1 / 0.5 / 0 for the mover:
 
 * ``"loss"`` (``virtual_reward`` 0; the default): the extra visits are
@@ -52,6 +67,7 @@ a virtual loss of 0.5 per visit is exact in floating point.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Hashable
 
 from .._checks import check_choice, check_int, shown
@@ -66,6 +82,8 @@ MAX_WORKERS = 1024
 MAX_VIRTUAL_LOSS = 1_000_000
 #: The kinds of virtual loss and the reward, for the mover, of each extra visit.
 KINDS = {"loss": 0.0, "draw": 0.5}
+#: When the workers' playouts finish (see the module docstring).
+SCHEDULES = ("lockstep", "staggered")
 
 
 class _ZeroVisitFirst:
@@ -105,6 +123,9 @@ class ParallelUCTSearch(UCTSearch):
         :data:`MAX_VIRTUAL_LOSS`.
     kind : {"loss", "draw"}
         What each extra visit is worth to the node's mover (:data:`KINDS`).
+    schedule : {"lockstep", "staggered"}
+        Rounds of K descents then K playouts, or K - 1 playouts always in
+        flight (:data:`SCHEDULES`, the module docstring).
     seed : int, numpy Generator, XorShift64 or None
         The one random stream (an XorShift64 gives the numba kernel's trees).
     selection, max_depth, expansion
@@ -118,13 +139,15 @@ class ParallelUCTSearch(UCTSearch):
     def __init__(self, exploration: float = math.sqrt(2.0), iterations: int = 1000,
                  workers: int = 1, virtual_loss: int = 1, kind: str = "loss", seed=None,
                  selection: Callable[[Node], Node] | None = None, max_depth: int | None = None,
-                 expansion: str = "all", playout: Callable | None = None):
+                 expansion: str = "all", playout: Callable | None = None,
+                 schedule: str = "lockstep"):
         iterations = check_budget("iterations", iterations, 1, MAX_ITERATIONS)
         super().__init__(exploration, iterations, None, seed, selection, max_depth, expansion)
         self.selection = _ZeroVisitFirst(self.selection)
         self.workers = check_int("workers", workers, 1, MAX_WORKERS)
         self.virtual_loss = check_int("virtual_loss (visits)", virtual_loss, 0, MAX_VIRTUAL_LOSS)
         self.kind = check_choice("kind (of virtual loss)", kind, tuple(KINDS))
+        self.schedule = check_choice("schedule", schedule, SCHEDULES)
         if playout is not None and not callable(playout):
             raise ValueError(f"playout must be a function (state, source) -> final state or "
                              f"None, got {shown(playout)}.")
@@ -138,6 +161,9 @@ class ParallelUCTSearch(UCTSearch):
             raise ValueError("cannot search a finished game: there is no move to choose.")
         self.root = root = Node(None, None, None)
         self.in_flight = {}
+        if self.schedule == "staggered":
+            self.staggered(root, state)
+            return root
         left = self.iterations
         while left > 0:
             workers = min(self.workers, left)
@@ -151,15 +177,31 @@ class ParallelUCTSearch(UCTSearch):
 
     def round(self, root: Node, state: GameState, workers: int) -> None:
         """One round: ``workers`` descents in turn, then their playouts and backups in turn."""
-        flights = []
-        for _ in range(workers):
-            node, leaf = self.select(root, state)
-            node, leaf = self.expand(node, leaf, root)
-            self._add_virtual_loss(node)
-            flights.append((node, leaf))
+        flights = [self.depart(root, state) for _ in range(workers)]
         for node, leaf in flights:
-            final = self.playout(leaf, self.source)
-            self.land(node, final.result(node.mover))
+            self.finish(node, leaf)
+
+    def staggered(self, root: Node, state: GameState) -> None:
+        """All the iterations, each playout finishing after the next ``workers - 1`` descents."""
+        flights = deque()
+        for _ in range(self.iterations):
+            flights.append(self.depart(root, state))
+            if len(flights) == self.workers:
+                self.finish(*flights.popleft())
+        while flights:
+            self.finish(*flights.popleft())
+
+    def depart(self, root: Node, state: GameState) -> tuple[Node, GameState]:
+        """A worker's descent and expansion; its virtual loss added on the path. Its leaf."""
+        node, leaf = self.select(root, state)
+        node, leaf = self.expand(node, leaf, root)
+        self._add_virtual_loss(node)
+        return node, leaf
+
+    def finish(self, node: Node, leaf: GameState) -> None:
+        """A worker's playout from ``leaf`` and its backup from ``node``."""
+        final = self.playout(leaf, self.source)
+        self.land(node, final.result(node.mover))
 
     def finished_visits(self, node: Node) -> int:
         """``node``'s visits without the virtual ones: the playouts that came back through it."""
@@ -197,4 +239,4 @@ class ParallelUCTSearch(UCTSearch):
             node = node.parent
 
 
-__all__ = ["KINDS", "MAX_VIRTUAL_LOSS", "MAX_WORKERS", "ParallelUCTSearch"]
+__all__ = ["KINDS", "MAX_VIRTUAL_LOSS", "MAX_WORKERS", "SCHEDULES", "ParallelUCTSearch"]

@@ -55,14 +55,14 @@ import numpy as np
 from ..._checks import check_bool, check_choice, check_int, check_real
 from ..._version import __version__
 from ...bots.uttt import random_openings
-from ...bots.virtual_loss import DEFAULT_C, NODES_PER_ITERATION, VirtualLossSpec
+from ...bots.virtual_loss import DEFAULT_C, NODES_PER_ITERATION, SCHEMES, VirtualLossSpec
 from ...fast import uttt as fast_uttt
 from ...fast import uttt_virtual_loss as engine
 from ...fast.xorshift import new_rng
 from ...games.uttt import UltimateTicTacToe
 from ...play.arena import letters, play_match
 from ...play.openings import positions_at_plies
-from ...search.parallel import KINDS, MAX_VIRTUAL_LOSS
+from ...search.parallel import KINDS, MAX_VIRTUAL_LOSS, SCHEDULES
 from ..stored import (
     MatchPart,
     combine,
@@ -88,15 +88,20 @@ TIME_NOTE = ("seconds are wall time on a shared 2-core machine (load averages st
              "speeds; at an iteration budget the games do not depend on them")
 
 
-def _spec(workers, virtual_loss, kind, iterations, c, wins) -> VirtualLossSpec:
+def _spec(workers, virtual_loss, kind, iterations, c, wins, schedule="lockstep",
+          scheme="tree") -> VirtualLossSpec:
     return VirtualLossSpec(workers=workers, virtual_loss=virtual_loss, kind=kind,
-                           iterations=iterations, c=c, wins=wins)
+                           iterations=iterations, c=c, wins=wins, schedule=schedule,
+                           scheme=scheme)
 
 
 def _label(spec: VirtualLossSpec) -> str:
     if spec.workers == 1:
         return "K=1"
-    return f"K={spec.workers} vl={spec.virtual_loss}" + ("" if spec.kind == "loss" else " draw")
+    if spec.scheme == "root":
+        return f"K={spec.workers} root"
+    return (f"K={spec.workers} vl={spec.virtual_loss}" + ("" if spec.kind == "loss" else " draw")
+            + (" staggered" if spec.schedule == "staggered" else ""))
 
 
 def _machine(jobs: int) -> dict:
@@ -107,7 +112,7 @@ def _machine(jobs: int) -> dict:
 def play_part(workers: int = 8, virtual_loss: int = 1, iterations: int = 10_000,
               games: int = 20, part: int = 0, *, seed: int = 16, kind: str = "loss",
               c: float = DEFAULT_C, wins: bool = False, opening_plies: int = OPENING_PLIES,
-              jobs: int = 1) -> MatchPart:
+              jobs: int = 1, schedule: str = "lockstep", scheme: str = "tree") -> MatchPart:
     """Part ``part`` of the match K workers (A) against 1 worker (B), same iterations per move.
 
     Parameters
@@ -135,13 +140,18 @@ def play_part(workers: int = 8, virtual_loss: int = 1, iterations: int = 10_000,
         Random plies of each opening, 1 to 8.
     jobs : int
         Worker processes that play games side by side, 1 to 64.
+    schedule : {"lockstep", "staggered"}
+        A's schedule (:data:`mctslib.search.parallel.SCHEDULES`).
+    scheme : {"tree", "root"}
+        A's scheme: one shared tree, or K separate trees of ``iterations / K``
+        (root parallelism; give ``virtual_loss=0``).
     """
     games = check_int("games", games, 2, 100_000)
     part = check_int("part", part, 0, 999)
     seed = check_int("seed", seed, 0)
     jobs = check_int("jobs", jobs, 1, 64)
     plies = check_int("opening_plies", opening_plies, 1, 8)
-    a = _spec(workers, virtual_loss, kind, iterations, c, wins)
+    a = _spec(workers, virtual_loss, kind, iterations, c, wins, schedule, scheme)
     b = _spec(1, 0, "loss", iterations, c, wins)
     starts = random_openings(max(1, games // 2), plies,
                              np.random.SeedSequence(seed, spawn_key=(1000 + part,)))
@@ -161,9 +171,14 @@ def play_part(workers: int = 8, virtual_loss: int = 1, iterations: int = 10_000,
 
 
 def part_path(workers: int, virtual_loss: int, iterations: int, part: int, kind: str = "loss",
-              data=DEFAULT_DATA) -> Path:
-    """``data/parallel/uttt_{N}it_k{K}_vl{V}[_draw]_part{p}.json``."""
-    tag = "" if kind == "loss" else f"_{kind}"
+              data=DEFAULT_DATA, schedule: str = "lockstep", scheme: str = "tree") -> Path:
+    """``data/parallel/uttt_{N}it_k{K}_vl{V}[_draw][_staggered]_part{p}.json``.
+
+    Root parallelism (``scheme="root"``): ``uttt_{N}it_k{K}_root_part{p}.json``.
+    """
+    if scheme == "root":
+        return Path(data) / f"uttt_{iterations}it_k{workers}_root_part{part}.json"
+    tag = ("" if kind == "loss" else f"_{kind}") + ("" if schedule == "lockstep" else f"_{schedule}")
     return Path(data) / f"uttt_{iterations}it_k{workers}_vl{virtual_loss}{tag}_part{part}.json"
 
 
@@ -174,12 +189,12 @@ def load_part(path) -> MatchPart:
 
 
 def load_match(workers: int, virtual_loss: int, iterations: int, kind: str = "loss",
-               data=DEFAULT_DATA) -> dict:
+               data=DEFAULT_DATA, schedule: str = "lockstep", scheme: str = "tree") -> dict:
     """Every stored part of one (K, virtual loss) match added up (transpositions' ``combine``).
 
     Raises ValueError if no part is stored.
     """
-    first = part_path(workers, virtual_loss, iterations, 0, kind, data)
+    first = part_path(workers, virtual_loss, iterations, 0, kind, data, schedule, scheme)
     _, parts = gather_parts(None, first, load_part,
                             "the README there gives the commands that make them.")
     return combine(parts)
@@ -187,26 +202,33 @@ def load_match(workers: int, virtual_loss: int, iterations: int, kind: str = "lo
 
 def sweep(workers=WORKERS, virtual_losses=VIRTUAL_LOSSES, iterations: int = 10_000,
           games: int = 20, part: int = 0, *, kind: str = "loss", data=DEFAULT_DATA,
-          jobs: int = 1, overwrite: bool = False, report=print) -> list[Path]:
+          jobs: int = 1, overwrite: bool = False, report=print, schedule: str = "lockstep",
+          scheme: str = "tree") -> list[Path]:
     """Play and store :func:`play_part` for every K and virtual loss; return the files.
 
     K = 1 is played once (its virtual loss never matters: nothing else is in
-    flight), stored with virtual loss 0. A file already there is kept unless
-    ``overwrite``, so an interrupted sweep resumes where it stopped.
+    flight), stored with virtual loss 0, and only for the lockstep tree scheme
+    (it is the same player under every schedule and scheme). Root parallelism
+    has no virtual loss: ``virtual_losses`` is ignored. A file already there is
+    kept unless ``overwrite``, so an interrupted sweep resumes where it stopped.
     """
     workers = [check_int("workers (each)", k, 1, engine.MAX_WORKERS) for k in workers]
     virtual_losses = [check_int("virtual_losses (each)", v, 0, MAX_VIRTUAL_LOSS)
                       for v in virtual_losses]
     overwrite = check_bool("overwrite", overwrite)
     written = []
+    plain = schedule == "lockstep" and scheme == "tree"
     for k in workers:
-        for v in ([0] if k == 1 else virtual_losses):
-            out = part_path(k, v, iterations, part, kind, data)
+        if k == 1 and not plain:
+            continue
+        for v in ([0] if k == 1 or scheme == "root" else virtual_losses):
+            out = part_path(k, v, iterations, part, kind, data, schedule, scheme)
             if out.exists() and not overwrite:
                 report(f"kept {out}")
                 written.append(out)
                 continue
-            result = play_part(k, v, iterations, games, part, kind=kind, jobs=jobs)
+            result = play_part(k, v, iterations, games, part, kind=kind, jobs=jobs,
+                               schedule=schedule, scheme=scheme)
             store_result(result, out)
             report(f"{result.format()} ({result.seconds:.0f} s) -> {out}")
             written.append(out)
@@ -390,6 +412,8 @@ def main(argv=None) -> int:
     s.add_argument("--virtual-loss", type=int, nargs="+", default=list(VIRTUAL_LOSSES))
     s.add_argument("--overwrite", action="store_true")
     for p in (m, s):
+        p.add_argument("--schedule", choices=SCHEDULES, default="lockstep")
+        p.add_argument("--scheme", choices=SCHEMES, default="tree")
         p.add_argument("--iterations", type=int, default=10_000)
         p.add_argument("--games", type=int, default=20)
         p.add_argument("--part", type=int, default=0)
@@ -408,13 +432,15 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.command == "sweep":
         sweep(args.workers, args.virtual_loss, args.iterations, args.games, args.part,
-              kind=args.kind, data=args.data, jobs=args.jobs, overwrite=args.overwrite)
+              kind=args.kind, data=args.data, jobs=args.jobs, overwrite=args.overwrite,
+              schedule=args.schedule, scheme=args.scheme)
         return 0
     if args.command == "match":
         result = play_part(args.workers, args.virtual_loss, args.iterations, args.games,
-                           args.part, kind=args.kind, jobs=args.jobs)
+                           args.part, kind=args.kind, jobs=args.jobs, schedule=args.schedule,
+                           scheme=args.scheme)
         out = part_path(args.workers, args.virtual_loss, args.iterations, args.part, args.kind,
-                        args.data)
+                        args.data, args.schedule, args.scheme)
     else:
         result = agreement(args.iterations, args.workers, args.virtual_loss, kind=args.kind,
                            per_ply=args.per_ply, seeds=args.seeds, reference=args.reference)
