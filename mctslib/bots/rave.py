@@ -14,6 +14,14 @@ baseline of the equal-iteration matches (UCT and RAVE then differ only in
 what RAVE adds). For Ultimate Tic-Tac-Toe at equal time the baseline is the
 chapter's faster UCT, :class:`mctslib.bots.uttt.BotSpec` (see
 :mod:`mctslib.experiments.enhancements.rave`).
+
+:class:`RAVEUCTSpec` builds a :class:`RAVEUCTBot`: chapter 5's UTTT bot
+(:class:`mctslib.bots.uttt.UTTTBot`, a SPEC such as
+``uct:c=0.3,wins=on,solver=on,iters=50000``) whose search is
+:func:`mctslib.fast.uttt_rave_uct.rave_uct_kernel`, the bot's own search with
+RAVE's AMAF tables and an optional heuristic prior added. With ``amaf=False``
+and ``prior_visits=0`` it is the UTTT bot move for move (tested), so a match
+between the two measures what RAVE adds, at the bot's speed.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ import numpy as np
 
 from .._checks import check_choice, check_int, check_real
 from ..fast import hex as fast_hex
-from ..fast import hex_uct, uttt_rave
+from ..fast import hex_uct, uttt_rave, uttt_rave_uct
 from ..fast import uttt as fast_uttt
 from ..fast.xorshift import new_rng
 from ..games.hex import Hex
@@ -34,6 +42,7 @@ from ..games.uttt import UltimateTicTacToe
 from ..rng import make_rng
 from ..search.rave import DEFAULT_BIAS, DEFAULT_EQUIVALENCE, DEFAULT_REF, SCHEDULES
 from ..xorshift import XorShift64
+from .uttt import _VISITS_LIMIT, BotSpec, UTTTBot, parse_spec
 
 GAMES = ("hex", "uttt")
 KINDS = ("uct", "rave", "grave")
@@ -212,4 +221,119 @@ class RAVEBot:
                  else math.nan) for i in self.pool.children(0)]
 
 
-__all__ = ["GAMES", "KINDS", "RAVEBot", "RAVESpec"]
+# ------------------------------------------------------------------ RAVE in the UTTT bot
+
+
+#: What the RAVE kernel implements of a UTTT bot SPEC; anything else is refused.
+_RAVE_UCT_OPTIONS = {"scale": "01", "reuse": False, "expand": 1, "cutoff": 0, "draw": 0.5}
+
+
+@dataclass(frozen=True)
+class RAVEUCTSpec:
+    """Chapter 5's UTTT bot with RAVE and a heuristic prior; ``spec(seed=...)`` builds one.
+
+    Attributes
+    ----------
+    spec : str
+        The bot's SPEC (:func:`mctslib.bots.uttt.parse_spec`): ``c``, the budget,
+        ``wins`` / ``playout_wins`` / ``tree_wins``, ``solver``, ``centre``,
+        ``stop`` and ``capacity`` as for the bot; random or win-taking playouts;
+        ``reuse`` off (the AMAF tables are not kept between moves), the default
+        ``scale``, ``expand``, ``draw`` and no ``cutoff``.
+    amaf : bool
+        Keep and blend AMAF tables (False: the bot's own search).
+    bias : float
+        The RAVE bias ``b`` of the minimum-MSE schedule, in [0, 1].
+    prior_visits : float
+        Virtual visits of the heuristic prior
+        (:func:`mctslib.fast.uttt_rave_uct.move_prior`), 0 to 10,000 (0: none).
+    """
+
+    spec: str = "uct:c=0.5,wins=on,solver=on,iters=50000"
+    amaf: bool = True
+    bias: float = DEFAULT_BIAS
+    prior_visits: float = 0.0
+
+    def __post_init__(self):
+        bot = self.bot_spec
+        if bot.kind != "uct":
+            raise ValueError(f"spec must be a uct SPEC, got {self.spec!r}.")
+        for name, needed in _RAVE_UCT_OPTIONS.items():
+            if getattr(bot, name) != needed:
+                raise ValueError(f"spec: RAVE in the bot's search has {name} {needed!r} only, "
+                                 f"got {getattr(bot, name)!r} in {self.spec!r}.")
+        if bot.playout_policy not in ("random", "wins"):
+            raise ValueError(f"spec: RAVE in the bot's search has random or win-taking "
+                             f"playouts only, got playout={bot.playout_policy!r}.")
+        if not isinstance(self.amaf, bool):
+            raise ValueError(f"amaf must be True or False, got {self.amaf!r}.")
+        object.__setattr__(self, "spec", str(bot))
+        object.__setattr__(self, "bias", check_real("bias (b)", self.bias, 0.0, 1.0))
+        object.__setattr__(self, "prior_visits", check_real(
+            "prior_visits (virtual visits of the prior)", self.prior_visits, 0.0, 10_000.0))
+
+    @property
+    def bot_spec(self) -> BotSpec:
+        """The bot's options, parsed."""
+        return parse_spec(self.spec)
+
+    def __call__(self, seed=None) -> RAVEUCTBot:
+        """A fresh player seeded by ``seed`` (what the arena calls, once per game)."""
+        return RAVEUCTBot(self, seed)
+
+    def as_dict(self) -> dict:
+        """The fields, for stored results."""
+        return asdict(self)
+
+    def __str__(self) -> str:
+        rave = f"rave b={self.bias:g}" if self.amaf else "no amaf"
+        prior = f" prior={self.prior_visits:g}" if self.prior_visits else ""
+        return f"{self.spec} [{rave}{prior}]"
+
+
+class RAVEUCTBot(UTTTBot):
+    """The UTTT bot searching with :func:`mctslib.fast.uttt_rave_uct.rave_uct_kernel`.
+
+    Parameters
+    ----------
+    spec : RAVEUCTSpec
+    seed
+        As :class:`mctslib.bots.uttt.UTTTBot`.
+
+    Notes
+    -----
+    The AMAF tables are allocated once, beside the node pool: one per
+    iteration of the largest iteration budget (plus one), or ``capacity //
+    16`` for a time budget (a full table pool stops new tables, not the
+    search). ``amaf_tables.amaf(node, player, move)`` reads them after a move.
+    """
+
+    def __init__(self, spec: RAVEUCTSpec, seed=None):
+        if not isinstance(spec, RAVEUCTSpec):
+            raise ValueError(f"spec must be a RAVEUCTSpec, got {type(spec).__name__}.")
+        self.rave = spec
+        super().__init__(spec.bot_spec, seed=seed)
+        bot = self.spec
+        if bot.iterations is not None:
+            tables = max(bot.iterations, bot.first_iterations or 0) + 2
+        else:
+            tables = bot.capacity // 16
+        self.amaf_tables = uttt_rave_uct.AMAFTables(bot.capacity, min(tables, bot.capacity))
+        self._leaf, self._played = np.zeros(18, dtype=np.int64), np.zeros(81, dtype=np.int64)
+
+    def _search(self, root_state, scoring: int, start: float) -> int:
+        self.amaf_tables.reset()  # the pool was just reset: a fresh tree every move
+        return super()._search(root_state, scoring, start)
+
+    def _run(self, root_state, scoring, iterations: int) -> int:
+        bot, rave = self.spec, self.rave
+        iterations = min(iterations, _VISITS_LIMIT - int(self.pool.visits[0]))
+        return int(uttt_rave_uct.rave_uct_kernel(
+            root_state, iterations, bot.c, rave.bias, rave.amaf, rave.prior_visits,
+            bot.playouts_take_wins, bot.tree_takes_wins, bot.solver, scoring, self.rng,
+            self.pool.used, self.amaf_tables.used, *self.pool.arrays(),
+            *self.amaf_tables.arrays(), self._scratch, self._path, self._buf, self._leaf,
+            self._played))
+
+
+__all__ = ["GAMES", "KINDS", "RAVEBot", "RAVESpec", "RAVEUCTBot", "RAVEUCTSpec"]

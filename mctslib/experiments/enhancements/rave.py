@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from ..._checks import check_choice, check_int, check_real
-from ...bots.rave import RAVESpec
-from ...bots.uttt import BotSpec, random_openings
+from ...bots.rave import RAVESpec, RAVEUCTSpec
+from ...bots.uttt import BotSpec, parse_spec, random_openings
 from ...fast import hex as fast_hex
 from ...fast import hex_uct
 from ...fast.xorshift import new_rng
@@ -134,7 +134,74 @@ def _uttt_tuning_plans(iterations: int, games: int) -> list[Plan]:
             for c, b in ((0.25, 0.1), (0.25, 1.0))]
 
 
-#: Experiment name -> (game, opening plies, seed, comparisons).
+# RAVE inside chapter 5's bot (mctslib.fast.uttt_rave_uct), at the bot's playing budget. The
+# plan (data/rave/README.md, written before the runs): a coarse grid of c and b, without and with
+# the heuristic prior, 60 games a cell against the bot; then the best cell of each half (highest
+# score; ties to the lower c, then the lower b) in a confirmation of 400 new games.
+#: Iterations a move for both sides: chapter 5's playing budget (mctslib.experiments.uttt.playing).
+BOT_ITERATIONS = 100_000
+#: The bot RAVE plays against: chapter 5's options without tree reuse and the centre opening.
+BOT_OPTIONS = "scale=01,wins=on,solver=on"
+#: The grid: exploration constants, RAVE biases, prior strengths (virtual visits; 0: no prior).
+GRID_C, GRID_BIAS, GRID_PRIOR = (0.2, 0.35, 0.5), (0.03, 0.1, 0.3), (0.0, 20.0)
+GRID_GAMES, CONFIRM_GAMES = 60, 400
+
+
+def _bot_uct(iterations: int, c: float = UTTT_UCT_C) -> BotSpec:
+    return parse_spec(f"uct:c={c:g},{BOT_OPTIONS},iters={iterations}")
+
+
+def _bot_rave(iterations: int, c: float, bias: float, prior: float) -> RAVEUCTSpec:
+    return RAVEUCTSpec(f"uct:c={c:g},{BOT_OPTIONS},iters={iterations}", bias=bias,
+                       prior_visits=prior)
+
+
+def _grid_label(c: float, bias: float, prior: float) -> str:
+    return f"rave c={c:g} b={bias:g}" + (f" prior={prior:g}" if prior else "")
+
+
+def _bot_grid_plans(iterations: int = BOT_ITERATIONS, games: int = GRID_GAMES) -> list[Plan]:
+    base = _bot_uct(iterations)
+    return [Plan(_grid_label(c, b, prior), _bot_rave(iterations, c, b, prior), base, games)
+            for prior in GRID_PRIOR for c in GRID_C for b in GRID_BIAS]
+
+
+def grid_winners(grid: RAVEExperiment) -> dict:
+    """The best cell of each half of a stored grid: ``{prior: (c, bias)}``.
+
+    Highest score; ties go to the lower c, then the lower b (the rule fixed
+    before the grid ran). ValueError if a half is incomplete.
+    """
+    winners = {}
+    for prior in GRID_PRIOR:
+        cells = {(c, b): None for c in GRID_C for b in GRID_BIAS}
+        for row in grid.comparisons:
+            for c, b in cells:
+                if row["label"] == _grid_label(c, b, prior):
+                    cells[c, b] = row["score"]
+        missing = [key for key, score in cells.items() if score is None]
+        if missing:
+            raise ValueError(f"the grid has no stored cell for {missing} (prior {prior:g}): run "
+                             f"it before the confirmation.")
+        winners[prior] = max(cells, key=lambda key: (cells[key], -key[0], -key[1]))
+    return winners
+
+
+def _bot_confirm_plans(iterations: int = BOT_ITERATIONS,
+                       games: int = CONFIRM_GAMES) -> list[Plan]:
+    winners = grid_winners(load_experiment("uttt_bot_grid"))
+    base = _bot_uct(iterations)
+    return [Plan(_grid_label(c, b, prior), _bot_rave(iterations, c, b, prior), base, games)
+            for prior, (c, b) in winners.items()]
+
+
+def _bot_quick_plans() -> list[Plan]:  # the tests' smoke run
+    return [Plan("rave c=0.35 b=0.1 prior=20", _bot_rave(300, 0.35, 0.1, 20.0),
+                 _bot_uct(300), 4)]
+
+
+#: Experiment name -> (game, opening plies, seed, comparisons; or a function that returns them,
+#: for a plan that depends on stored results).
 EXPERIMENTS = {
     "hex_quick": ("hex", 2, 10, _versus_uct("hex", 200, games=4)),  # the tests' smoke run
     "hex_tuning": ("hex", 2, 11, _tuning_plans(10_000, 100)),
@@ -145,6 +212,9 @@ EXPERIMENTS = {
     "uttt_20k": ("uttt", 2, 15, _versus_uct("uttt", 20_000)),
     "uttt_100k": ("uttt", 2, 16, _versus_uct("uttt", 100_000)),
     "uttt_time": ("uttt", 2, 17, _versus_uct("uttt", ms=100.0)),
+    "uttt_bot_quick": ("uttt", 2, 21, _bot_quick_plans),
+    "uttt_bot_grid": ("uttt", 2, 19, _bot_grid_plans),
+    "uttt_bot_confirm": ("uttt", 2, 20, _bot_confirm_plans),
 }
 
 
@@ -216,6 +286,8 @@ def _name(name: str) -> str:
 
 def _plans(name: str, only: str | None) -> list[Plan]:
     plans = EXPERIMENTS[_name(name)][3]
+    if callable(plans):
+        plans = plans()
     if only is None:
         return plans
     labels = tuple(plan.label for plan in plans)
@@ -250,7 +322,8 @@ def replay(name: str, label: str, games: int, directory=None) -> tuple[str, str]
     rows = [c for c in stored.comparisons if c["label"] == label]
     if not rows:
         raise ValueError(f"{name} has no stored comparison {label!r}.")
-    if rows[0]["a"].get("iterations") is None:
+    a = rows[0]["a"]
+    if (parse_spec(a["spec"]).iterations if "spec" in a else a.get("iterations")) is None:
         raise ValueError("a comparison on the clock does not replay game for game.")
     games = check_int("games", games, 1, rows[0]["games"])
     return rows[0]["results"][:games], play(name, label, games).results
@@ -275,7 +348,7 @@ def run_experiment(name: str, only: str | None = None, games: int | None = None,
         print(comparison, f"({comparison.seconds:.0f} s)", flush=True)
         result.comparisons = [c for c in result.comparisons if c["label"] != plan.label]
         result.comparisons.append(asdict(comparison))
-        order = [p.label for p in EXPERIMENTS[name][3]]
+        order = [p.label for p in _plans(name, None)]
         result.comparisons.sort(key=lambda c: order.index(c["label"]))
         result.command = f"python -m mctslib.experiments.enhancements.rave {name}"
         result.machine = {"cpus": os.cpu_count(), "load_average": list(os.getloadavg())}
