@@ -751,7 +751,7 @@ def test_policies_still_choose_from_valid_statistics():
     ({"policies": UCB1()}, "policies must be a list of policies, got the single policy"),
     ({"policies": "UCB1"}, "policies must be a list"),
     ({"record_choices": "no"}, "record_choices must be True or False"),
-    ({"runs": 10**6, "pulls": 1000, "chunk": 1000}, "chunk * runs * arms must be at most 2**27"),
+    ({"runs": 2**27}, "runs * arms must be at most 2**27"),
     ({"runs": 10**4, "pulls": 10**5, "record_choices": True}, "runs * pulls must be at most 2**27"),
     ({"pulls": 2**31}, "pulls must be a whole number from 1 to 10,000,000"),  # a hang
     ({"runs": 10**5, "pulls": 10**6}, "runs * pulls must be at most 10**10"),

@@ -5,11 +5,13 @@ every stretch of pulls between two checkpoints to :func:`play_pulls`. The
 kernel repeats the numpy runner operation for operation, so both engines give
 bit-identical results for the same seed (tests/test_bandits_fast.py):
 
-- the arms' uniform numbers are drawn by the caller, a chunk at a time, from
-  the same stream and in the same shape ``(pulls, runs, arms)`` as the numpy
-  runner; the kernel turns only the chosen arm's number into a reward, with
-  the same two comparisons (``u < win``, then ``u < win + draw``);
-- epsilon-greedy's coin flips and random arms are drawn by the caller too, one
+- the reward of the ``k``-th pull of arm ``i`` in a run comes from the same
+  SplitMix64 stream as in :func:`mctslib.learners.bandits.pull_uniforms`: the
+  run's key for that arm, advanced ``k + 1`` times and mixed, in unsigned 64-bit
+  arithmetic (which wraps around in numba as in numpy), then turned into a
+  float with 53 random bits and into a reward with the same two comparisons
+  (``u < win``, then ``u < win + draw``);
+- epsilon-greedy's coin flips and random arms are drawn by the caller, one
   ``random(runs)`` and one ``integers(arms, size=runs)`` per pull after the
   first round, exactly as the numpy policy draws them;
 - ``ln N`` comes from a table the caller fills with Python's ``math.log``
@@ -21,36 +23,51 @@ bit-identical results for the same seed (tests/test_bandits_fast.py):
   same order as the numpy arrays are.
 
 Pulls are the outer loop and runs the inner one, as in the numpy runner: the
-state of all runs (1,000 x 5 arms) stays in the cache while the uniforms are
-read once, in order. Measured on this book's shared 2-core machine, 1,000
-runs of five arms: about 45 ns per pull and run for UCB1 (about 20 ns for
-greedy) against about 160 ns for the numpy runner. Computing the reward
-without branches (below) halved the kernel's time (from about 95 ns); keeping
-each arm's mean instead of dividing every pull changed nothing measurable
-but is kept as the cheaper form. Chapter 2.
+state of all runs (1,000 x 5 arms) stays in the cache. The kernel is several
+times faster than the numpy runner (benchmarks are not kept for it: the book
+uses it only to make the longer sweeps of chapter 2 quick). Computing the
+reward without branches (below) halved the kernel's time when it was measured;
+keeping each arm's mean instead of dividing every pull is the cheaper form.
+Chapter 2.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 #: Policy kinds understood by :func:`play_pulls`.
 GREEDY, EPSILON_GREEDY, UCB1 = 0, 1, 2
 
+_STEP = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_TO_UNIT = 2.0**-53
+
+
+@njit(cache=True)
+def _pull_uniform(key, pulls_before):
+    # SplitMix64 output number pulls_before + 1 of the stream starting at key.
+    z = key + np.uint64(pulls_before + 1) * _STEP
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) * _TO_UNIT
+
 
 @njit(cache=True)
 def play_pulls(kind, c, epsilon, offset, stretch, win_probs, win_or_draw_probs, gaps, best,
-               uniforms, first_pull, explore_uniforms, explore_arms, log_table,
+               keys, first_pull, explore_uniforms, explore_arms, log_table,
                start, stop, sums, counts, means, regret, reward, best_pulls, choices, record):
     """Play pulls ``start .. stop - 1`` of every run, updating the state arrays in place.
 
-    ``uniforms[t]`` holds the arms' numbers for pull ``first_pull + t`` (shape
-    ``(runs, arms)``); ``explore_uniforms[t]`` and ``explore_arms[t]`` hold
-    epsilon-greedy's draws for that pull (unused by the other kinds);
-    ``log_table[n]`` is ``math.log(n)``. With ``record`` true, ``choices[run,
-    pull]`` receives every arm chosen.
+    ``keys[run, arm]`` is the key of that arm's stream in that run;
+    ``explore_uniforms[t]`` and ``explore_arms[t]`` hold epsilon-greedy's draws for
+    pull ``first_pull + t`` (unused by the other kinds); ``log_table[n]`` is
+    ``math.log(n)``. With ``record`` true, ``choices[run, pull]`` receives every arm
+    chosen.
     """
     runs, arms = counts.shape
     for pull in range(start, stop):
@@ -71,11 +88,12 @@ def play_pulls(kind, c, epsilon, offset, stretch, win_probs, win_or_draw_probs, 
                     if score > best_score:
                         best_score = score
                         choice = arm
-            u = uniforms[t, run, choice]
+            u = _pull_uniform(keys[run, choice], counts[run, choice])
             # 1 for a win, 0.5 for a draw, 0 for a loss (win <= win + draw), written without
             # branches: the outcome is a coin flip the processor cannot predict.
             value = 0.5 * ((u < win_probs[choice]) + (u < win_or_draw_probs[choice]))
-            sums[run, choice] += offset + stretch * value
+            scaled = offset + stretch * value
+            sums[run, choice] += scaled
             counts[run, choice] += 1
             means[run, choice] = sums[run, choice] / counts[run, choice]
             regret[run] += gaps[choice]

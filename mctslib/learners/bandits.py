@@ -1,4 +1,4 @@
-"""Multi-armed bandits: arms, policies (greedy, epsilon-greedy, UCB1) and regret experiments.
+"""Multi-armed bandits: arms, policies and regret experiments.
 
 Chapter 2 ("Spend playouts where they pay") treats each candidate move of a
 search as an arm and each playout as a pull. This module holds everything the
@@ -6,12 +6,16 @@ chapter runs:
 
 - :class:`BanditArms`: arms that pay a win (1), a draw (0.5) or a loss (0), each
   with its own chances; plain win/lose (Bernoulli) arms have no draws.
-- Policies: :class:`Greedy`, :class:`EpsilonGreedy` and :class:`UCB1`. Every
-  policy first pulls each arm once, in index order, then applies its rule.
-  Ties are always broken towards the lowest arm index (``numpy.argmax`` returns
-  the first maximum), so a run never depends on hidden randomness.
+- Policies: :class:`Greedy`, :class:`OptimisticGreedy`, :class:`EpsilonGreedy`,
+  :class:`UCB1`, :class:`UCB1Tuned` and :class:`ThompsonSampling`. Every policy
+  first pulls each arm once, in index order, then applies its rule. Ties are
+  always broken towards the lowest arm index (``numpy.argmax`` returns the first
+  maximum), so a run depends on its seed and nothing else.
 - :func:`run_experiment`: many seeded runs of several policies on the same
   arms, vectorised over runs with numpy, recording cumulative pseudo-regret.
+  The ``k``-th pull of arm ``i`` in run ``r`` pays according to one uniform
+  number that depends on ``(r, i, k)`` only (:func:`pull_uniforms`), so every
+  policy meets the same luck on the same arm, however differently it got there.
 
 Their regret curves are drawn by :func:`mctslib.views.regret.draw_regret`.
 
@@ -22,7 +26,7 @@ Rewards and regret
     lost by not pulling the best arm. It depends on the choices only, not on
     the luck of the draws, which makes curves smoother than realised regret.
 
-Why one module of about 730 lines: the runner is written against the policies'
+Why one module of about 900 lines: the runner is written against the policies'
 vectorised interface (``choose(sums, counts, pulls_done, rng)`` over all runs at
 once), and the policies exist for the runner; chapter 2 reads them together.
 """
@@ -68,8 +72,8 @@ MAX_PULLS = 10_000_000
 MAX_RUN_PULLS = 10**10
 
 #: The most numbers an experiment may hold at once in one of its arrays (2**27, about
-#: a gigabyte of floats): the rewards of one chunk (chunk x runs x arms) and the
-#: recorded choices (runs x pulls). Larger requests would fail for want of memory.
+#: a gigabyte of floats): each policy's statistics (runs x arms) and the recorded
+#: choices (runs x pulls). Larger requests would fail for want of memory.
 MAX_ARRAY = 2**27
 
 
@@ -92,8 +96,8 @@ class BanditArms:
     -----
     A pull of arm ``i`` is decided by one uniform number ``u`` in ``[0, 1)``:
     a win if ``u < win``, a draw if ``win <= u < win + draw``, a loss
-    otherwise. :func:`run_experiment` draws those numbers once and shares them
-    between policies (common random numbers). Chapter 2.
+    otherwise. In :func:`run_experiment` the ``k``-th pull of an arm in a run
+    reads the same ``u`` for every policy (:func:`pull_uniforms`). Chapter 2.
     """
 
     win_probs: np.ndarray
@@ -151,7 +155,6 @@ class BanditArms:
         return self._rewards(array)
 
     def _rewards(self, uniforms: np.ndarray) -> np.ndarray:
-        # Unchecked: run_experiment draws its uniforms itself, a chunk at a time.
         wins = uniforms < self.win_probs
         draws = ~wins & (uniforms < self.win_probs + self.draw_probs)
         return wins + 0.5 * draws
@@ -171,6 +174,61 @@ def _probabilities(name: str, values) -> np.ndarray:
                          f"at most {MAX_ARMS:,} arms).")
     checked = [check_real(f"{name}[{arm}]", value, 0.0, 1.0) for arm, value in enumerate(values)]
     return np.array(checked, dtype=float)
+
+
+# ------------------------------------------------------- common random numbers
+#
+# SplitMix64 (Steele, Lea and Flood 2014): a 64-bit state advanced by a fixed odd
+# increment and passed through a mixing function. Each (run, arm) pair gets its own
+# random starting state (its *key*); the k-th pull of that arm reads the k-th output of
+# the stream that starts there. Integer arithmetic only, so numpy and the numba kernel
+# (mctslib.fast.bandits) compute the same numbers bit for bit.
+
+_SPLITMIX_STEP = np.uint64(0x9E3779B97F4A7C15)
+_SPLITMIX_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_SPLITMIX_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def pull_uniforms(keys, pulls_before) -> np.ndarray:
+    """The uniform number in ``[0, 1)`` that decides the next pull of an arm.
+
+    Parameters
+    ----------
+    keys : array of uint64
+        Each (run, arm) stream's key; :func:`run_experiment` draws one per run and
+        arm from its seed.
+    pulls_before : array of int, the same shape
+        How often the arm was pulled before (0 for its first pull).
+
+    Returns
+    -------
+    ndarray of float64
+        Output number ``pulls_before + 1`` of the SplitMix64 stream that starts at
+        each key, as a float with 53 random bits. The number depends on the key and
+        the pull count only: two policies that pull arm ``i`` for the ``k``-th time
+        in the same run get the same reward, whenever that happens. Chapter 2.
+    """
+    try:
+        key_array = np.asarray(keys)
+        count_array = np.asarray(pulls_before)
+    except ValueError:  # ragged nested lists
+        key_array = count_array = None
+    if (key_array is None or key_array.dtype != np.uint64 or count_array.dtype.kind not in "iu"
+            or count_array.shape != key_array.shape):
+        raise ValueError(f"keys must be an array of uint64 and pulls_before an array of whole "
+                         f"numbers of the same shape, got {shown(keys)} and {shown(pulls_before)}.")
+    if count_array.size and count_array.min() < 0:
+        raise ValueError("pulls_before must hold whole numbers >= 0, got a negative one.")
+    return _pull_uniforms(key_array, count_array)
+
+
+def _pull_uniforms(keys: np.ndarray, pulls_before: np.ndarray) -> np.ndarray:
+    # Unchecked: the runner calls it for every pull. uint64 arithmetic wraps around.
+    z = keys + (pulls_before.astype(np.uint64) + np.uint64(1)) * _SPLITMIX_STEP
+    z = (z ^ (z >> np.uint64(30))) * _SPLITMIX_MIX1
+    z = (z ^ (z >> np.uint64(27))) * _SPLITMIX_MIX2
+    z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(11)).astype(np.float64) * 2.0**-53
 
 
 # ----------------------------------------------------------------------- policies
@@ -231,7 +289,8 @@ class _Policy:
     #: Rewards the policy sees for (loss, win); a draw is the midpoint.
     reward_scale: tuple[float, float] = (0.0, 1.0)
 
-    def choose(self, sums, counts, pulls_done: int, rng: np.random.Generator) -> np.ndarray:
+    def choose(self, sums, counts, pulls_done: int, rng: np.random.Generator,
+               squares=None) -> np.ndarray:
         """The arm to pull next in every run.
 
         Parameters
@@ -243,7 +302,11 @@ class _Policy:
         pulls_done : int
             Pulls so far in every run (the same for all runs).
         rng : numpy.random.Generator or None
-            The policy's own random stream; only :class:`EpsilonGreedy` uses it.
+            The policy's own random stream; :class:`EpsilonGreedy` and
+            :class:`ThompsonSampling` draw from it, the others ignore it.
+        squares : ndarray, shape (runs, arms), optional
+            Sum of the squared rewards of each arm; only :class:`UCB1Tuned` reads
+            it (its variance estimate) and requires it.
 
         Returns
         -------
@@ -256,8 +319,9 @@ class _Policy:
         ValueError
             Unless the statistics are arrays of the same shape (runs, arms),
             ``pulls_done`` is a whole number ``>= 0`` and, once every arm has
-            been pulled, every count is from 1 to ``pulls_done``; and, for
-            epsilon-greedy, ``rng`` is a numpy Generator.
+            been pulled, every count is from 1 to ``pulls_done``; for
+            epsilon-greedy and Thompson sampling, ``rng`` is a numpy Generator;
+            for UCB1-Tuned, ``squares`` is an array like ``sums``.
         """
         pulls_done = check_int("pulls_done", pulls_done, 0, MAX_EXACT_COUNT)
         sums, counts = _statistics(sums, counts)
@@ -265,20 +329,28 @@ class _Policy:
                 counts.min() < 1 or counts.max() > pulls_done):
             raise ValueError(f"counts must all be from 1 to pulls_done ({pulls_done}) once every "
                              "arm has been pulled (the first round pulls each arm once).")
-        if isinstance(self, EpsilonGreedy) and not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng must be a numpy Generator (epsilon-greedy draws from it), "
+        if self.draws_random_numbers and not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy Generator ({self.label} draws from it), "
                              f"got {type(rng).__name__}.")
-        return self._choose(sums, counts, pulls_done, rng)
+        if isinstance(self, UCB1Tuned):
+            if squares is None:
+                raise ValueError("squares must be given to UCB1-Tuned: the sum of each arm's "
+                                 "squared rewards, an array of the shape of sums.")
+            squares, _ = _statistics(squares, counts)
+        return self._choose(sums, counts, pulls_done, rng, squares)
 
-    def _choose(self, sums, counts, pulls_done: int, rng) -> np.ndarray:
+    #: Whether the rule draws from the policy's own random stream.
+    draws_random_numbers = False
+
+    def _choose(self, sums, counts, pulls_done: int, rng, squares=None) -> np.ndarray:
         # Unchecked: the runner calls it for every pull of every policy.
         runs, arms = counts.shape
         if pulls_done < arms:
             # No fudge terms: an arm is pulled before its average is compared.
             return np.full(runs, pulls_done, dtype=np.intp)
-        return self._rule(sums, counts, pulls_done, rng)
+        return self._rule(sums, counts, pulls_done, rng, squares)
 
-    def _rule(self, sums, counts, pulls_done, rng):  # pragma: no cover - abstract
+    def _rule(self, sums, counts, pulls_done, rng, squares):  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -294,7 +366,7 @@ class Greedy(_Policy):
     def label(self) -> str:
         return "greedy"
 
-    def _rule(self, sums, counts, pulls_done, rng):
+    def _rule(self, sums, counts, pulls_done, rng, squares):
         return np.argmax(sums / counts, axis=1)
 
 
@@ -316,6 +388,7 @@ class EpsilonGreedy(_Policy):
     """
 
     epsilon: float = 0.1
+    draws_random_numbers = True
 
     def __post_init__(self):
         object.__setattr__(self, "epsilon", check_real("epsilon", self.epsilon, 0.0, 1.0))
@@ -324,7 +397,7 @@ class EpsilonGreedy(_Policy):
     def label(self) -> str:
         return f"ε-greedy (ε = {self.epsilon:g})"
 
-    def _rule(self, sums, counts, pulls_done, rng):
+    def _rule(self, sums, counts, pulls_done, rng, squares):
         runs, arms = counts.shape
         explore = rng.random(runs) < self.epsilon
         random_arms = rng.integers(arms, size=runs)
@@ -366,8 +439,99 @@ class UCB1(_Policy):
         draw = (loss + win) / 2
         return f"UCB1 (c = {self.c:.3g}, rewards {win:g}/{draw:g}/{loss:g})"
 
-    def _rule(self, sums, counts, pulls_done, rng):
+    def _rule(self, sums, counts, pulls_done, rng, squares):
         return np.argmax(_ucb1_scores(sums, counts, pulls_done, self.c), axis=1)
+
+
+@dataclass(frozen=True)
+class OptimisticGreedy(_Policy):
+    """Greedy on estimates that start high: each arm begins with imaginary pulls that paid well.
+
+    Parameters
+    ----------
+    initial : float
+        The optimistic first estimate ``Q_1`` of every arm, in ``[0, 1]`` (default 1,
+        the most a pull can pay).
+    weight : float
+        How many pulls the first estimate counts as, ``> 0`` (default 1).
+
+    Notes
+    -----
+    The estimate of an arm pulled ``n`` times for a total reward ``S`` is
+    ``(weight * initial + S) / (weight + n)``: the incremental mean
+    ``Q <- Q + (R - Q) / (weight + n)`` started from ``Q = initial``. An arm looks
+    better than it is until its pulls wash the optimism out, so greedy tries it
+    again rather than writing it off after one bad pull (Sutton and Barto, section
+    2.6, start their estimates high for the same reason; they use a constant step
+    size, here the sample average keeps a fading trace of the start). The
+    exploration it buys happens early and stops. Chapter 2.
+    """
+
+    initial: float = 1.0
+    weight: float = 1.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "initial", check_real("initial", self.initial, 0.0, 1.0))
+        weight = check_real("weight", self.weight, 0.0, MAX_REWARD)
+        if weight == 0.0:
+            raise ValueError("weight must be a number > 0 (the imaginary pulls the first "
+                             "estimate counts as), got 0.")
+        object.__setattr__(self, "weight", weight)
+
+    @property
+    def label(self) -> str:
+        return f"greedy, optimistic start (Q₁ = {self.initial:g})"
+
+    def _rule(self, sums, counts, pulls_done, rng, squares):
+        return np.argmax((self.weight * self.initial + sums) / (self.weight + counts), axis=1)
+
+
+@dataclass(frozen=True)
+class UCB1Tuned(_Policy):
+    """UCB1-Tuned (Auer, Cesa-Bianchi and Fischer 2002, section 4): a bonus sized by the variance.
+
+    The score of arm ``i`` after ``N`` pulls in all, ``n_i`` of them on arm ``i``, is
+    ``Q_i + sqrt(ln N / n_i * min(1/4, V_i))`` with
+    ``V_i = (sum of squared rewards) / n_i - Q_i**2 + sqrt(2 ln N / n_i)``: an
+    upper bound on the arm's variance. ``1/4`` is the largest variance a reward in
+    ``[0, 1]`` can have, so the bonus is at most ``1/2 * sqrt(ln N / n_i)``, UCB1's
+    with ``c = 1/2``; an arm whose rewards vary less gets less. Rewards on the 0..1
+    scale. The paper reports that it does better than UCB1 in its experiments and
+    proves no bound for it. Chapter 2.
+    """
+
+    @property
+    def label(self) -> str:
+        return "UCB1-Tuned"
+
+    def _rule(self, sums, counts, pulls_done, rng, squares):
+        log_n = math.log(pulls_done)
+        means = sums / counts
+        variance_bound = squares / counts - means * means + np.sqrt(2.0 * log_n / counts)
+        bonus = np.sqrt(log_n / counts * np.minimum(0.25, variance_bound))
+        return np.argmax(means + bonus, axis=1)
+
+
+@dataclass(frozen=True)
+class ThompsonSampling(_Policy):
+    """Thompson sampling (Thompson 1933) with a uniform Beta(1, 1) prior on each arm's mean.
+
+    Every pull draws one guess of each arm's mean from its posterior,
+    ``Beta(1 + S_i, 1 + n_i - S_i)`` with ``S_i`` the arm's total reward on the 0..1
+    scale, and pulls the arm with the highest guess. For win/lose arms this is the
+    exact Bayesian posterior; a draw counts as half a win and half a loss, which is
+    a convenient approximation, not Bayes' rule. The guesses come from the policy's
+    own random stream (one ``beta`` call of shape (runs, arms) per pull). Chapter 2.
+    """
+
+    draws_random_numbers = True
+
+    @property
+    def label(self) -> str:
+        return "Thompson sampling"
+
+    def _rule(self, sums, counts, pulls_done, rng, squares):
+        return np.argmax(rng.beta(1.0 + sums, 1.0 + counts - sums), axis=1)
 
 
 def _check_scale(scale) -> tuple[float, float]:
@@ -468,6 +632,7 @@ class _PolicyRun:
         self.sums = np.zeros((runs, arms.count))
         self.counts = np.zeros((runs, arms.count), dtype=np.int64)
         self.means = np.zeros((runs, arms.count))  # sums / counts, kept by the numba engine
+        self.squares = np.zeros((runs, arms.count))  # sums of squared rewards (UCB1-Tuned)
         self.regret = np.zeros(runs)
         self.reward = np.zeros(runs)
         self.best_pulls = np.zeros(runs, dtype=np.int64)
@@ -478,23 +643,30 @@ class _PolicyRun:
         loss, win = policy.reward_scale
         self.offset, self.stretch = loss, win - loss
 
-    def pull(self, pulls_done, rewards, gaps, best, rows) -> None:
-        """One pull in every run; ``rewards`` has shape (runs, arms), on the 0..1 scale."""
-        choice = self.policy._choose(self.sums, self.counts, pulls_done, self.rng)
-        reward = rewards[rows, choice]
-        self.sums[rows, choice] += self.offset + self.stretch * reward
-        self.counts[rows, choice] += 1
+    def pull(self, pulls_done, keys, arms: BanditArms, gaps, best, rows) -> None:
+        """One pull in every run; the chosen arm's reward comes from its own stream (``keys``)."""
+        choice = self.policy._choose(self.sums, self.counts, pulls_done, self.rng, self.squares)
+        cell = rows * arms.count + choice  # (run, chosen arm) in the flattened arrays: faster
+        uniform = _pull_uniforms(keys.reshape(-1)[cell], self.counts.reshape(-1)[cell])
+        # 1 for a win, 0.5 for a draw, 0 for a loss (the kernel computes the same).
+        reward = 0.5 * ((uniform < arms.win_probs[choice]).astype(np.float64)
+                        + (uniform < arms.win_probs[choice] + arms.draw_probs[choice]))
+        scaled = self.offset + self.stretch * reward
+        self.sums.reshape(-1)[cell] += scaled
+        self.squares.reshape(-1)[cell] += scaled * scaled
+        self.counts.reshape(-1)[cell] += 1
         self.regret += gaps[choice]
         self.reward += reward
         self.best_pulls += best[choice]
         if self.choices is not None:
             self.choices[:, pulls_done] = choice
 
-    def pull_fast(self, start, stop, uniforms, tables, record_at, band) -> None:
+    def pull_fast(self, start, stop, keys, tables, record_at, band) -> None:
         """Pulls ``start .. stop - 1`` through the numba kernel, recording at checkpoints.
 
-        ``uniforms`` are the chunk's shared numbers (the ones the numpy runner turns
-        into rewards); ``tables`` holds the arms' thresholds, gaps, best arms and ln.
+        ``keys`` are the (run, arm) streams' keys (the ones the numpy runner reads
+        through :func:`pull_uniforms`); ``tables`` holds the arms' thresholds, gaps,
+        best arms and ln.
         """
         from ..fast import bandits as fast_bandits  # numba loads only when asked for (seconds)
 
@@ -519,7 +691,7 @@ class _PolicyRun:
             if segment_stop > segment_start:
                 fast_bandits.play_pulls(
                     kind, c, epsilon, float(self.offset), float(self.stretch), win_probs,
-                    win_or_draw_probs, gaps, best, uniforms, start, explore_uniforms,
+                    win_or_draw_probs, gaps, best, keys, start, explore_uniforms,
                     explore_arms, log_table, segment_start, segment_stop, self.sums,
                     self.counts, self.means, self.regret, self.reward, self.best_pulls, choices,
                     self.choices is not None)
@@ -564,6 +736,10 @@ def _kernel_policy(policy) -> tuple[int, float, float]:
     return fast_bandits.GREEDY, 0.0, 0.0
 
 
+#: The policies the numba engine runs; the others run with ``engine="numpy"`` only.
+NUMBA_POLICIES = (Greedy, EpsilonGreedy, UCB1)
+
+
 def _smallest_int(arms: int):
     return np.int8 if arms <= 127 else np.int16 if arms <= 32767 else np.int32
 
@@ -602,19 +778,20 @@ def run_experiment(
     Parameters
     ----------
     arms : BanditArms
-    policies : sequence of Greedy, EpsilonGreedy or UCB1
+    policies : sequence of policies
+        :class:`Greedy`, :class:`OptimisticGreedy`, :class:`EpsilonGreedy`,
+        :class:`UCB1`, :class:`UCB1Tuned` or :class:`ThompsonSampling` objects.
     runs, pulls : int
         Independent runs (at least 1) and pulls per run (from 1 to
         :data:`MAX_PULLS`), with ``runs * pulls`` at most :data:`MAX_RUN_PULLS`
-        and the memory bounds of :data:`MAX_ARRAY`.
+        and ``runs * arms`` within :data:`MAX_ARRAY`.
     seed : int, SeedSequence or Generator
         Everything random flows from it: the same seed gives identical arrays.
     callback : callable(list of BanditResult), optional
         Called after every ``chunk`` pulls with the results so far (curves up
         to the pulls done), e.g. ``LivePlot.update``.
     chunk : int
-        Pulls between callbacks; also how many pulls' random numbers are drawn
-        at once. It does not change the results.
+        Pulls between callbacks. It does not change the results.
     record_choices : bool
         Keep every arm chosen in ``BanditResult.choices`` (memory: runs x pulls).
     band : (float, float)
@@ -622,9 +799,9 @@ def run_experiment(
     engine : {"numpy", "numba"}
         ``"numpy"`` (default) runs the readable vectorised code below;
         ``"numba"`` hands the pulls to :func:`mctslib.fast.bandits.play_pulls`,
-        which repeats the same operations in the same order, three to four
-        times faster, with identical results for the same seed (chapter 2's
-        sweep over horizons up to 100,000 pulls uses it).
+        which repeats the same operations in the same order, several times
+        faster, with identical results for the same seed; it runs greedy,
+        epsilon-greedy and UCB1 (:data:`NUMBA_POLICIES`).
 
     Returns
     -------
@@ -632,14 +809,16 @@ def run_experiment(
 
     Notes
     -----
-    *Common random numbers*: before each pull, one uniform number per run and
-    arm is drawn from the experiment's own stream and decides what that arm
-    would pay in that run at that pull, for every policy alike. Two policies
-    that pull the same arm get the same reward, so differences between their
-    curves come from their choices, not from luck. Each policy's own random
-    numbers (epsilon-greedy's) come from a separate stream (``spawn_rngs``:
-    stream 0 for the arms, stream ``i + 1`` for policy ``i``), so adding a
-    policy at the end leaves the others' results unchanged.
+    *Common random numbers*: every run draws one key per arm from the
+    experiment's own stream, and the ``k``-th pull of arm ``i`` in run ``r``
+    pays according to :func:`pull_uniforms` of that key and ``k``, for every
+    policy alike. Two policies that pull arm ``i`` for the ``k``-th time in the
+    same run get the same reward, even if they get there at different steps,
+    so the luck each arm brings is the same for all policies and differences
+    between their curves come from their choices. Each policy's own random
+    numbers (epsilon-greedy's and Thompson sampling's) come from a separate
+    stream (``spawn_rngs``: stream 0 for the arms, stream ``i + 1`` for policy
+    ``i``), so adding a policy at the end leaves the others' results unchanged.
 
     Vectorised over runs: every pull is a few numpy operations on arrays of
     shape (runs, arms). Chapter 2.
@@ -651,7 +830,7 @@ def run_experiment(
         raise ValueError(f"policies must be a list of policies, got the single policy "
                          f"{shown(policies)}: write [{shown(policies)}].")
     if not is_sequence(policies):
-        raise ValueError(f"policies must be a list of Greedy, EpsilonGreedy or UCB1 objects, "
+        raise ValueError(f"policies must be a list of policies (Greedy, UCB1, ...), "
                          f"got {shown(policies)}.")
     policies = list(policies)
     if not policies:
@@ -659,7 +838,8 @@ def run_experiment(
     for policy in policies:
         if not isinstance(policy, _Policy):
             raise ValueError(
-                f"policies must be Greedy, EpsilonGreedy or UCB1 objects, got {shown(policy)}."
+                f"policies must be Greedy, OptimisticGreedy, EpsilonGreedy, UCB1, UCB1Tuned or "
+                f"ThompsonSampling objects, got {shown(policy)}."
             )
     runs = check_int("runs", runs, 1, MAX_ARRAY)
     pulls = check_int("pulls", pulls, 1, MAX_PULLS)
@@ -672,16 +852,22 @@ def run_experiment(
     record_choices = check_bool("record_choices", record_choices)
     band = _check_band(band)
     engine = check_choice("engine", engine, ("numpy", "numba"))
-    per_chunk = min(chunk, pulls) * runs * arms.count
-    if per_chunk > MAX_ARRAY:
-        raise ValueError(f"chunk * runs * arms must be at most 2**27 (the uniform numbers drawn "
-                         f"at once, about a gigabyte), got {per_chunk:,}: use a smaller chunk "
-                         "(results do not depend on it) or fewer runs.")
+    if engine == "numba":
+        for policy in policies:
+            if not isinstance(policy, NUMBA_POLICIES):
+                raise ValueError(f"engine='numba' runs greedy, epsilon-greedy and UCB1 only, got "
+                                 f"{policy.label}: use engine='numpy' for it.")
+    if runs * arms.count > MAX_ARRAY:
+        raise ValueError(f"runs * arms must be at most 2**27 (each policy keeps several numbers "
+                         f"per run and arm, about a gigabyte each), got {runs * arms.count:,}: "
+                         "use fewer runs.")
     if record_choices and runs * pulls > MAX_ARRAY:
         raise ValueError(f"runs * pulls must be at most 2**27 to record every choice, got "
                          f"{runs * pulls:,}: record fewer pulls or runs, or record_choices=False.")
 
     arm_rng, *policy_rngs = spawn_rngs(seed, 1 + len(policies))
+    # One stream key per run and arm, shared by every policy (common random numbers).
+    keys = arm_rng.integers(0, 2**64, size=(runs, arms.count), dtype=np.uint64)
     states = [
         _PolicyRun(policy, runs, arms, rng, record_choices, pulls)
         for policy, rng in zip(policies, policy_rngs)
@@ -704,19 +890,16 @@ def run_experiment(
     with progress_bar(pulls, "bandit pulls", unit="pull") as bar:
         for start in range(0, pulls, chunk):
             stop = min(start + chunk, pulls)
-            uniforms = arm_rng.random((stop - start, runs, arms.count))
             if engine == "numba":
                 for state in states:
-                    state.pull_fast(start, stop, uniforms, tables, record_list, band)
+                    state.pull_fast(start, stop, keys, tables, record_list, band)
                 bar.update(stop - start)
                 if callback is not None and stop < pulls:
                     callback(results(stop, final=False))
                 continue
-            # Shared by all policies: rewards[t, run, arm] for the pulls start..stop-1.
-            rewards = arms._rewards(uniforms)
             for state in states:
                 for pulls_done in range(start, stop):
-                    state.pull(pulls_done, rewards[pulls_done - start], gaps, best, rows)
+                    state.pull(pulls_done, keys, arms, gaps, best, rows)
                     if pulls_done + 1 in record_at:
                         state.record(pulls_done + 1, band)
             bar.update(stop - start)
