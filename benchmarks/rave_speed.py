@@ -1,15 +1,20 @@
-"""Iterations per second of UCT, RAVE and GRAVE side by side (chapter "Enhancements that matter").
+"""Iterations per CPU-second of UCT, RAVE and GRAVE side by side (chapter "Enhancements that matter").
 
-Usage: ``python benchmarks/rave_speed.py [--repeats 7] [--out data/rave/speed.json]``
+Usage: ``python benchmarks/rave_speed.py [--repeats 7] [--out benchmarks/results/rave_speed.json]``
 
 Each engine searches a fixed number of iterations from a fixed position, in
 interleaved rounds (UCT, RAVE, GRAVE, UCT, ...) so that a change of load hits
 all of them alike; the median over the rounds is reported, with the load
-averages before and after. Positions: Hex 7 x 7 empty, and Ultimate
-Tic-Tac-Toe empty and 20 plies in. On UTTT the chapter's fastest UCT
-(:mod:`mctslib.fast.uttt_uct`, no recorded playouts) is timed too: it is the
-baseline of the equal-time matches. Run it on a quiet machine: under load
-the numbers are not speeds (the load averages say how quiet it was).
+averages before and after. Time is the process's CPU time
+(``time.process_time``), so another program on the machine slows the wall
+clock but not, to first order, the count (caches shared with it still do:
+read the ratios). Positions: Hex 7 x 7 empty (the Hex kernel, UCT with the
+AMAF tables off), and Ultimate Tic-Tac-Toe empty and 20 plies in, where the
+rows are chapter 5's bot search (:mod:`mctslib.fast.uttt_uct`, win-taking,
+solver) and RAVE inside it (:mod:`mctslib.fast.uttt_rave_uct`, without and
+with the heuristic prior) at the chapter's playing budget, 100,000
+iterations: the speed cost of the equal-iteration matches in
+``data/rave/README.md``.
 """
 
 from __future__ import annotations
@@ -23,9 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
+from mctslib.bots.rave import RAVEUCTSpec
+from mctslib.bots.uttt import UTTTBot
 from mctslib.fast import hex as fast_hex
-from mctslib.fast import hex_uct, uttt_rave, uttt_uct
-from mctslib.fast import uttt as fast_uttt
+from mctslib.fast import hex_uct
 from mctslib.fast.xorshift import new_rng
 from mctslib.games.uttt import UltimateTicTacToe
 
@@ -42,63 +48,58 @@ def _rave_timer(state, kernel, moves, iterations):
 
     def run(use_amaf, c, ref, seed):
         pool.reset()
-        start = time.perf_counter()
+        start = time.process_time()
         kernel(state, iterations, c, use_amaf, hex_uct.MSE, 0.1, 0.0, ref, 0, moves,
                new_rng(seed), pool.used, *pool.arrays(), *work)
-        return iterations / (time.perf_counter() - start)
+        return iterations / (time.process_time() - start)
 
     return run
 
 
-def _fast_uct_timer(state, iterations):
-    pool = uttt_uct.NodePool(1 + 81 * iterations)
-    work = (np.zeros(fast_uttt.STATE_SIZE, np.int64), np.zeros(uttt_uct.MAX_PATH, np.int64),
-            np.zeros(81, np.int64), np.zeros(uttt_uct.SCORES_SIZE, np.float64))
+#: UTTT rows: label -> a factory of the player (chapter 5's bot, RAVE inside it).
+BOT = "uct:c=0.5,scale=01,wins=on,solver=on,iters={}"
+UTTT_ENGINES = {
+    "bot (uttt_uct)": lambda n, seed: UTTTBot(BOT.format(n), seed=seed),
+    "rave in the bot": lambda n, seed: RAVEUCTSpec(BOT.format(n), bias=0.1)(seed=seed),
+    "rave + prior in the bot": lambda n, seed: RAVEUCTSpec(BOT.format(n), bias=0.1,
+                                                          prior_visits=20.0)(seed=seed),
+}
 
+
+def _bot_timer(state, make, iterations):
     def run(seed):
-        pool.reset()
-        start = time.perf_counter()
-        uttt_uct.search(state, iterations, 0.5, False, False, False, False, 0, new_rng(seed),
-                        pool.used, *pool.arrays(), *work)
-        return iterations / (time.perf_counter() - start)
+        bot = make(iterations, seed)
+        start = time.process_time()
+        bot.choose(state)
+        elapsed = time.process_time() - start
+        return bot.last.iterations / elapsed
 
     return run
 
 
 def measure(repeats: int = 7, hex_iterations: int = 10_000,
-            uttt_iterations: int = 20_000) -> dict:
-    """Median iterations per second of each engine on each position (and the load)."""
+            uttt_iterations: int = 100_000) -> dict:
+    """Median iterations per CPU-second of each engine on each position (and the load)."""
     middle = UltimateTicTacToe()
     rng = np.random.default_rng(20)
     for _ in range(20):
         moves = middle.legal_moves()
         middle = middle.play(moves[int(rng.integers(len(moves)))])
-    positions = {
-        "hex 7x7 empty": (_rave_timer(fast_hex.new_state(7), hex_uct.search, 49,
-                                      hex_iterations), None),
-        "uttt empty": (_rave_timer(fast_uttt.to_array(UltimateTicTacToe()), uttt_rave.search,
-                                   81, uttt_iterations),
-                       _fast_uct_timer(fast_uttt.to_array(UltimateTicTacToe()),
-                                       uttt_iterations)),
-        "uttt 20 plies": (_rave_timer(fast_uttt.to_array(middle), uttt_rave.search, 81,
-                                      uttt_iterations),
-                          _fast_uct_timer(fast_uttt.to_array(middle), uttt_iterations)),
-    }
+    hex_run = _rave_timer(fast_hex.new_state(7), hex_uct.search, 49, hex_iterations)
+    positions = {"hex 7x7 empty": {label: (lambda seed, o=options: hex_run(*o, seed))
+                                   for label, options in ENGINES.items()}}
+    for name, state in (("uttt empty", UltimateTicTacToe()), ("uttt 20 plies", middle)):
+        positions[name] = {label: _bot_timer(state, make, uttt_iterations)
+                           for label, make in UTTT_ENGINES.items()}
     load_before = list(os.getloadavg())
     table = {}
-    for name, (rave_run, fast_run) in positions.items():
-        samples = {label: [] for label in ENGINES}
-        if fast_run is not None:
-            samples["uct (uttt_uct.py)"] = []
-        for label, options in ENGINES.items():  # warm-up: compile or load the cache
-            rave_run(*options, 1)
-        if fast_run is not None:
-            fast_run(1)
+    for name, runs in positions.items():
+        samples = {label: [] for label in runs}
+        for run in runs.values():  # warm-up: compile or load the cache
+            run(1)
         for round_ in range(repeats):
-            for label, options in ENGINES.items():
-                samples[label].append(rave_run(*options, round_ + 2))
-            if fast_run is not None:
-                samples["uct (uttt_uct.py)"].append(fast_run(round_ + 2))
+            for label, run in runs.items():
+                samples[label].append(run(round_ + 2))
         table[name] = {label: statistics.median(values) for label, values in samples.items()}
     return {"iterations_per_second": table, "repeats": repeats,
             "hex_iterations": hex_iterations, "uttt_iterations": uttt_iterations,

@@ -42,9 +42,12 @@ plays the most visited child by real visits). With ``prior_visits = 0`` every
 child starts unvisited, and unvisited children are tried first as in UCT.
 
 AMAF tables: a node gets one the first time a simulation passes through it,
-``2 * 81`` counts of (player, cell) visits and of doubled rewards (whole
-numbers, so sums of 0, 0.5 and 1 are exact). :class:`AMAFTables` holds them
-beside a :class:`mctslib.fast.uttt_uct.NodePool`.
+for each (player, cell) a count of simulations and a sum of doubled rewards
+(whole numbers, so sums of 0, 0.5 and 1 are exact), stored side by side
+(``counts[2 * k]`` and ``counts[2 * k + 1]``) so that one credit touches one cache
+line: the update writes about (tree depth x playout length) entries an
+iteration, the cost of RAVE. :class:`AMAFTables` holds them beside a
+:class:`mctslib.fast.uttt_uct.NodePool`.
 """
 
 from __future__ import annotations
@@ -104,8 +107,7 @@ class AMAFTables:
         # kernel creates the node, the root's by reset().
         self.table = np.zeros(self.capacity, dtype=np.int32)
         self.prior = np.zeros(self.capacity, dtype=np.float64)
-        self.amaf_n = np.zeros(self.tables * 2 * MOVES, dtype=np.int32)
-        self.amaf_w2 = np.zeros(self.tables * 2 * MOVES, dtype=np.int32)
+        self.counts = np.zeros(self.tables * 4 * MOVES, dtype=np.int32)  # (count, reward) pairs
         self.used = np.zeros(1, dtype=np.int64)  # tables in use
         self.reset()
 
@@ -117,15 +119,15 @@ class AMAFTables:
 
     def arrays(self) -> tuple:
         """The arrays in the order :func:`rave_uct_kernel` takes them (after ``used``)."""
-        return self.table, self.prior, self.amaf_n, self.amaf_w2
+        return self.table, self.prior, self.counts
 
     def amaf(self, node: int, player: int, move: int) -> tuple[int, float]:
         """``(visits, wins)`` of ``player``'s ``move`` in ``node``'s table ((0, 0.0) if none)."""
         t = int(self.table[node])
         if t < 0:
             return 0, 0.0
-        off = (2 * t + player) * MOVES + move
-        return int(self.amaf_n[off]), 0.5 * int(self.amaf_w2[off])
+        off = 2 * ((2 * t + player) * MOVES + move)
+        return int(self.counts[off]), 0.5 * int(self.counts[off + 1])
 
 
 @njit(cache=True)
@@ -155,7 +157,7 @@ def move_prior(s, move):
 
 @njit(cache=True, inline="always")
 def _select_rave(node, player, c, bias, use_amaf, prior_visits, solver_on, first_child,
-                 child_count, move, visits, wins, proven, table, prior, amaf_n, amaf_w2):
+                 child_count, move, visits, wins, proven, table, prior, amaf):
     """The first strictly highest blended score among ``node``'s children.
 
     ``(1 - beta) Q + beta Q_amaf + c sqrt(ln N / n)``, with ``Q`` and ``n``
@@ -178,9 +180,9 @@ def _select_rave(node, player, c, bias, use_amaf, prior_visits, solver_on, first
         n = visits[child] + prior_visits
         av, aw = 0, 0.0
         if t >= 0:
-            off = base + move[child]
-            av = amaf_n[off]
-            aw = 0.5 * amaf_w2[off]
+            off = 2 * (base + move[child])
+            av = amaf[off]
+            aw = 0.5 * amaf[off + 1]
         beta = 0.0
         if av > 0:
             beta = av / (n + av + 4.0 * bias * bias * n * av)
@@ -197,17 +199,17 @@ def _select_rave(node, player, c, bias, use_amaf, prior_visits, solver_on, first
 
 
 @njit(cache=True, inline="always")
-def _credit(t, p, m, reward2, amaf_n, amaf_w2):
-    off = (2 * t + p) * MOVES + m
-    amaf_n[off] += 1
-    amaf_w2[off] += reward2
+def _credit(base, m, reward2, amaf):
+    off = 2 * (base + m)
+    amaf[off] += 1
+    amaf[off + 1] += reward2
 
 
 @njit(cache=True, error_model="numpy")
 def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, playout_wins,
                     tree_wins, solver_on, scoring, rng, used, tables_used, move, first_child,
-                    child_count, visits, wins, proven, table, prior, amaf_n, amaf_w2, scratch,
-                    path, buf, leaf_marks, played):
+                    child_count, visits, wins, proven, table, prior, amaf, scratch, path, buf,
+                    leaf_marks, played):
     """Run up to ``iterations`` iterations of RAVE (or UCT) from ``root_state``; return how many ran.
 
     Parameters
@@ -235,14 +237,14 @@ def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, pla
         across calls).
     move ... proven
         The arrays of a :class:`mctslib.fast.uttt_uct.NodePool`.
-    table, prior, amaf_n, amaf_w2
+    table, prior, amaf
         The arrays of an :class:`AMAFTables` for the same pool.
     scratch, path, buf, leaf_marks, played
         Work arrays: a state, ``MAX_PATH`` node indices, 81 moves (int64), 18
         marks (int64) and 81 moves (int64).
     """
     capacity = move.shape[0]
-    table_capacity = amaf_n.shape[0] // (2 * MOVES)
+    table_capacity = amaf.shape[0] // (4 * MOVES)
     count, tables = used[0], tables_used[0]
     root_player = root_state[PLAYER]
     done = 0
@@ -256,7 +258,7 @@ def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, pla
         while child_count[node] > 0:  # selection
             node = _select_rave(node, scratch[PLAYER], c, bias, use_amaf, prior_visits,
                                 solver_on, first_child, child_count, move, visits, wins, proven,
-                                table, prior, amaf_n, amaf_w2)
+                                table, prior, amaf)
             play(scratch, move[node])
             path[depth] = node
             depth += 1
@@ -311,16 +313,18 @@ def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, pla
                     t = tables
                     tables += 1
                     table[current] = t
-                    for i in range(2 * MOVES * t, 2 * MOVES * (t + 1)):
-                        amaf_n[i] = 0
-                        amaf_w2[i] = 0
+                    for i in range(4 * MOVES * t, 4 * MOVES * (t + 1)):
+                        amaf[i] = 0
+                x_base, o_base = 2 * t * MOVES, (2 * t + 1) * MOVES
                 for k in range(x_moves):
-                    _credit(t, 0, played[k], r0, amaf_n, amaf_w2)
+                    _credit(x_base, played[k], r0, amaf)
                 for k in range(x_moves, length):
-                    _credit(t, 1, played[k], r1, amaf_n, amaf_w2)
+                    _credit(o_base, played[k], r1, amaf)
                 for e in range(d + 1, depth):  # the rest of the tree path
-                    p = root_player ^ ((e - 1) & 1)  # players alternate from the root's
-                    _credit(t, p, move[path[e]], r0 if p == 0 else r1, amaf_n, amaf_w2)
+                    if root_player ^ ((e - 1) & 1) == 0:  # players alternate from the root's
+                        _credit(x_base, move[path[e]], r0, amaf)
+                    else:
+                        _credit(o_base, move[path[e]], r1, amaf)
         _backup(path, depth, reward, False, solver_on, first_child, child_count, visits, wins,
                 proven)
         done += 1

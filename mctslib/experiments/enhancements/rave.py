@@ -136,15 +136,15 @@ def _uttt_tuning_plans(iterations: int, games: int) -> list[Plan]:
 
 # RAVE inside chapter 5's bot (mctslib.fast.uttt_rave_uct), at the bot's playing budget. The
 # plan (data/rave/README.md, written before the runs): a coarse grid of c and b, without and with
-# the heuristic prior, 60 games a cell against the bot; then the best cell of each half (highest
-# score; ties to the lower c, then the lower b) in a confirmation of 400 new games.
+# the heuristic prior, 40 games a cell against the bot; then the best cell of each half (highest
+# score; ties to the lower c, then the lower b) in a confirmation of 200 new games each.
 #: Iterations a move for both sides: chapter 5's playing budget (mctslib.experiments.uttt.playing).
 BOT_ITERATIONS = 100_000
 #: The bot RAVE plays against: chapter 5's options without tree reuse and the centre opening.
 BOT_OPTIONS = "scale=01,wins=on,solver=on"
 #: The grid: exploration constants, RAVE biases, prior strengths (virtual visits; 0: no prior).
-GRID_C, GRID_BIAS, GRID_PRIOR = (0.2, 0.35, 0.5), (0.03, 0.1, 0.3), (0.0, 20.0)
-GRID_GAMES, CONFIRM_GAMES = 60, 400
+GRID_C, GRID_BIAS, GRID_PRIOR = (0.25, 0.5), (0.03, 0.1, 0.3), (0.0, 20.0)
+GRID_GAMES, CONFIRM_GAMES = 40, 200
 
 
 def _bot_uct(iterations: int, c: float = UTTT_UCT_C) -> BotSpec:
@@ -196,7 +196,7 @@ def _bot_confirm_plans(iterations: int = BOT_ITERATIONS,
 
 
 def _bot_quick_plans() -> list[Plan]:  # the tests' smoke run
-    return [Plan("rave c=0.35 b=0.1 prior=20", _bot_rave(300, 0.35, 0.1, 20.0),
+    return [Plan("rave c=0.25 b=0.1 prior=20", _bot_rave(300, 0.25, 0.1, 20.0),
                  _bot_uct(300), 4)]
 
 
