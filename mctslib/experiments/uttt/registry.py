@@ -19,7 +19,15 @@ from pathlib import Path
 import inspect
 
 from . import openspiel, playing, statistics, tuning
-from .results import DATA_DIR, MAX_JOBS, NAMES, ExperimentResult, _check_name, experiment_path
+from .results import (
+    BEST_OPTIONS,
+    DATA_DIR,
+    MAX_JOBS,
+    NAMES,
+    ExperimentResult,
+    _check_name,
+    experiment_path,
+)
 
 # ----------------------------------------------------------------------------- registry
 
@@ -128,23 +136,68 @@ DEEP = {
 #: most 1,000 games), and the OpenSpiel matches with counts standing in for clocks; written to
 #: data/uttt/playing/NAME.json. data/uttt/README.md states each question, its hypotheses and
 #: its limits, written before the match started.
+class Stored:
+    """A value a ``playing`` experiment takes from an earlier one's stored result, at run time.
+
+    ``Stored("c_decision", "chosen_c")`` is the c the c decision kept: the
+    experiments after it use the bot it decided on, whatever that was.
+    ``template`` turns the value into the argument (default: the value itself).
+    """
+
+    def __init__(self, name: str, key: str, template: Callable | None = None):
+        self.name, self.key, self.template = name, key, template
+
+    def resolve(self, directory):
+        stored = ExperimentResult.load(experiment_path(self.name, directory))
+        value = stored.summary[self.key]
+        if value is None:
+            raise ValueError(f"{self.name} chose no {self.key} (see its summary); declare the "
+                             f"next test in data/uttt/README.md before running this one.")
+        return value if self.template is None else self.template(value)
+
+    def __repr__(self) -> str:
+        return f"Stored({self.name!r}, {self.key!r})"
+
+
+def _best_with_c(c: float) -> str:
+    return BEST_OPTIONS.replace("c=0.5,", f"c={c:g},")
+
+
+#: The bot the chapter plays, with the c that the c decision kept.
+DECIDED_BOT = Stored("c_decision", "chosen_c", _best_with_c)
+#: OpenSpiel's uct_c as tuned by the sweep, then its default 2 as a labelled second row.
+TUNED_AND_DEFAULT = Stored("openspiel_sweep", "best_uct_c", lambda c: (c, 2.0))
+#: Counts for 100 ms of CPU a move on average over whole games, and ten times OpenSpiel's
+#: (benchmarks/results/uttt_equal_time.txt).
+EQUAL_TIME_ITERATIONS, EQUAL_TIME_SIMULATIONS = 130_000, 13_000
 PLAYING = {
     "c_decision": {"challengers": (0.6, 0.4), "iterations": playing.PLAYING_ITERATIONS,
                    "max_games": playing.DECISION_CAP},
+    "openspiel_sweep": {"uct_cs": (0.5, 0.7, 1.0, 1.4), "simulations": EQUAL_TIME_SIMULATIONS,
+                        "games": 100},
+    "openspiel_equal_time": {"iterations": EQUAL_TIME_ITERATIONS,
+                             "simulations": EQUAL_TIME_SIMULATIONS, "uct_cs": TUNED_AND_DEFAULT,
+                             "games": 200, "options": DECIDED_BOT},
     "reuse_decision": {"iterations": playing.PLAYING_ITERATIONS,
-                       "max_games": playing.DECISION_CAP},
+                       "max_games": playing.DECISION_CAP, "options": DECIDED_BOT},
+    "openspiel_ten_times": {"iterations": EQUAL_TIME_ITERATIONS,
+                            "simulations": 10 * EQUAL_TIME_SIMULATIONS,
+                            "uct_cs": TUNED_AND_DEFAULT, "games": 100, "options": DECIDED_BOT,
+                            "name": "openspiel_ten_times"},
 }
 BUDGETS = {"quick": QUICK, "full": FULL, "realistic": REALISTIC, "deep": DEEP,
            "playing": PLAYING}
 
 
 def run_experiment(name: str, budget: str = "full", jobs: int = 1, executor=None,
-                   callback: Callable | None = None, progress=None) -> ExperimentResult:
+                   callback: Callable | None = None, progress=None,
+                   stored_dir=None) -> ExperimentResult:
     """Run experiment ``name`` at one of the :data:`BUDGETS` (``"quick"``, ``"full"``, ...).
 
     ``jobs``, ``executor`` and ``callback`` go to the experiment function, and
     ``progress`` (a file of finished pairs, to resume from) to those that play
-    pair by pair (:mod:`.playing`).
+    pair by pair (:mod:`.playing`). Values a budget takes from earlier results
+    (:class:`Stored`) are read from ``stored_dir`` (default: the budget's folder).
     Raises ValueError if the budget does not hold the experiment (``"realistic"``
     and ``"deep"`` hold only the decisions re-measured at those budgets).
     """
@@ -157,8 +210,11 @@ def run_experiment(name: str, budget: str = "full", jobs: int = 1, executor=None
     extra = {}
     if progress is not None and "progress" in inspect.signature(EXPERIMENTS[name]).parameters:
         extra["progress"] = progress
-    result = EXPERIMENTS[name](**BUDGETS[budget][name], jobs=jobs, executor=executor,
-                               callback=callback, **extra)
+    stored_dir = budget_directory(budget) if stored_dir is None else stored_dir
+    arguments = {key: value.resolve(stored_dir) if isinstance(value, Stored)
+                 else value for key, value in BUDGETS[budget][name].items()}
+    result = EXPERIMENTS[name](**arguments, jobs=jobs, executor=executor, callback=callback,
+                               **extra)
     return dataclasses.replace(result, budget=budget)
 
 
@@ -268,7 +324,8 @@ def main(argv=None) -> int:
                 partial = None if out_dir is None else partial_path(name, out_dir)
                 pairs = None if out_dir is None else playing.progress_path(name, out_dir)
                 result = run_experiment(name, budget, jobs, executor,
-                                        callback=_reporter(partial), progress=pairs)
+                                        callback=_reporter(partial), progress=pairs,
+                                        stored_dir=out_dir)
                 print(result.table())
                 print(f"   {result.seconds:.1f} s", flush=True)
                 if out_dir is not None:
