@@ -1,24 +1,28 @@
-"""The tree explorer in JupyterLab, as a reader uses it: Run All, three iterations, one click.
+"""The tree explorer in JupyterLab, as a reader uses it: Run All, iterations, a click, c, a game.
 
 A throw-away notebook (written to a temporary folder, never the repository) shows
-``TreeExplorer`` on the empty tic-tac-toe board with a short pause between phases. The
-test opens it in JupyterLab in headless Chromium, runs every cell and presses
-"one iteration" three times. A MutationObserver in the page records every caption the
-reader sees. After each press it checks that:
+``TreeExplorer`` as the UCT chapter does (7 stones of the subtraction game first, c = 1)
+with a short pause between phases. The test opens it in JupyterLab in headless Chromium,
+runs every cell and presses "one iteration" three times. A MutationObserver in the page
+records every caption the reader sees. After each press it checks that:
 
 - the four phase captions of that iteration appeared, in order (selection, expansion,
   simulation, backpropagation);
-- the tree drawn has one node more (from the empty board each of the first nine
-  iterations visits one new root child, and unvisited children are folded), and exactly
-  one node is marked as the one the playout started from.
+- the tree drawn has one node more (each of the first three iterations visits one new root
+  child, and unvisited children are folded), and exactly one node is marked as the one the
+  playout started from.
 
-Then it clicks a node of the SVG and reads its statistics in the side panel. Using the
-widget must log no console error, and no request may leave 127.0.0.1.
+Then "next phase" shows the fourth iteration's selection: the table of the root's three
+children with the pick highlighted (the first real UCB1 comparison). A click on a node of
+the SVG shows its statistics in the side panel. Typing another c starts a fresh tree, and
+the game menu switches to tic-tac-toe. Using the widget must log no console error, and no
+request may leave 127.0.0.1.
 
-The widget's contract (mctslib.views.tree_explorer.TreeExplorer): button
-``tree-explorer-one``; HTML ``tree-explorer-caption``, ``tree-explorer-tree`` (SVG tree
-nodes ``g.tree-node`` with ids ``tn-<name>``, the new one also ``g.tree-new``),
-``tree-explorer-details`` and ``tree-explorer-status``.
+The widget's contract (mctslib.views.tree_explorer.TreeExplorer): buttons
+``tree-explorer-one`` and ``tree-explorer-phase``; HTML ``tree-explorer-caption``,
+``tree-explorer-tree`` (SVG tree nodes ``g.tree-node`` with ids ``tn-<name>``, the new one
+also ``g.tree-new``), ``tree-explorer-selection``, ``tree-explorer-details`` and
+``tree-explorer-status``; the box ``tree-explorer-c`` and the menu ``tree-explorer-game``.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ WATCH_CAPTIONS_JS = """() => {
 def lab(tmp_path_factory):
     """JupyterLab on a folder holding only the explorer notebook; always stopped."""
     notebook = code_notebook("from mctslib.views.tree_explorer import TreeExplorer\n\n"
-                             "TreeExplorer(seed=2026, phase_seconds=0.4)")
+                             "TreeExplorer(seed=2026, exploration=1.0, phase_seconds=0.4)")
     with jupyterlab_on({NOTEBOOK: notebook}, tmp_path_factory, "tree-explorer") as server:
         yield server
 
@@ -94,11 +98,32 @@ def test_three_iterations_show_four_phases_each_and_grow_the_tree(lab, lab_brows
         assert new.count() == 1, "exactly one node is marked as the playout's start"
         print(f"\npress {press}: {tree_nodes.count()} nodes; captions: {shown}")
 
+    # The fourth selection is the first real comparison: one table, the pick highlighted.
+    page.locator("button.tree-explorer-phase").click()
+    wait_for(page, "() => document.querySelector('.tree-explorer-selection table') !== null",
+             ITERATION_TIMEOUT_MS, "the selection phase showed no table")
+    selection = page.locator(".tree-explorer-selection")
+    assert "picks -2, the highest score" in selection.inner_text(), selection.inner_text()
+    assert selection.locator("tr[style*='font-weight:bold']").count() == 1
+    assert selection.locator("tr").count() == 4, "a header and the root's three children"
+
     # A click on the first root child (an SVG node) shows its statistics at the side.
     page.locator(".tree-explorer-svg g#tn-n_0").click()
     wait_for(page, "() => document.querySelector('.tree-explorer-details').innerText"
                    ".includes('parent visits')", 10_000, "clicking a node showed no statistics")
     details = page.locator(".tree-explorer-details").inner_text()
     assert re.search(r"parent visits\s+3", details), f"unexpected statistics: {details!r}"
+
+    # Another c starts a fresh tree; the menu switches the game.
+    box = page.locator(".tree-explorer-c input")
+    box.fill("2")
+    box.press("Enter")
+    wait_for(page, "() => document.querySelector('.tree-explorer-status').innerText"
+                   ".startsWith('0 iterations')", 10_000, "a new c did not start a fresh tree")
+    page.locator(".tree-explorer-game select").select_option(label="tic-tac-toe")
+    page.locator("button.tree-explorer-one").click()
+    wait_for(page, "() => document.querySelector('.tree-explorer-status').innerText"
+                   ".startsWith('1 iterations')", ITERATION_TIMEOUT_MS, "no iteration on tic-tac-toe")
+    assert tree_nodes.count() == 2 and "X" in page.locator(".tree-explorer-tree").inner_text()
     assert not errors, "using the explorer logged console errors:\n" + "\n".join(errors)
     finish_page(page, network, screenshot_dir / "jupyterlab-tree-explorer.png", ".tree-explorer")

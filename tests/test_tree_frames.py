@@ -116,8 +116,8 @@ def test_tables_as_html_and_text():
 def test_recorded_search_is_uctsearchs_and_frames_hold_every_iteration():
     recorded = record_search(SubtractionGame(7), iterations=12, seed=2026, exploration=1.0)
     assert [r.number for r in recorded] == list(range(1, 13))
-    assert recorded[0].caption.startswith("Iteration 1. Selection: root. Expansion: root gets "
-                                          "3 children")
+    assert recorded[0].caption.startswith("Iteration 1. Selection: root. Expansion: the root "
+                                          "gets 3 children")
     assert recorded[0].selection == "", "nothing to choose at the first iteration"
     assert "at root (N = 11)" in recorded[11].text
     frames = recorded_frames(recorded, SubtractionGame(7))

@@ -251,7 +251,7 @@ def draw_hardest_positions(hardest: Sequence, columns: int = 5, figsize=None) ->
     rows = -(-len(hardest) // columns)
     width = min(columns, len(hardest))
     fig, axes = plt.subplots(rows, width, figsize=check_figsize(figsize or (2.3 * width,
-                                                                             2.9 * rows)),
+                                                                             3.2 * rows)),
                              squeeze=False)
     for k, ax in enumerate(axes.flat):
         if k >= len(hardest):
@@ -259,15 +259,16 @@ def draw_hardest_positions(hardest: Sequence, columns: int = 5, figsize=None) ->
             continue
         h = hardest[k]
         _draw_board(ax, h.board, h.correct_moves, h.tempting_move)
+        # Short lines: each title must fit above its own board (about 2.3 inches wide).
         if h.copies > 1:
-            settles = (f"{h.copies} copies settle at {_budget(h.lowest_settle_budget)}-"
-                       f"{_budget(h.settle_budget)}")
+            settles = (f"settle {_budget(h.lowest_settle_budget)}\u2013"
+                       f"{_budget(h.settle_budget)} ({h.copies} copies)")
         else:
             settles = f"settles at {_budget(h.settle_budget)}"
-        ax.set_title(f"#{k + 1}: {h.player_to_move} to move, {settles}\n"
+        ax.set_title(f"#{k + 1}: {h.player_to_move} to move\n{settles}\n"
                      f"margin {h.random_playout_margin:+.3f}\n"
-                     f"forced win {_plies(h.forced_line)}, "
-                     f"refutation {_plies(h.refutation_line)}", fontsize=8)
+                     f"forced {_plies(h.forced_line)}, refutation {_plies(h.refutation_line)}",
+                     fontsize=8)
     what = "symmetry classes" if any(h.copies > 1 for h in hardest) else "positions"
     fig.suptitle(f"The {what} where UCT settles last (green: correct, orange: tempting wrong "
                  "move)", fontsize=10)

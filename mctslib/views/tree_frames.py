@@ -260,28 +260,29 @@ class RecordedIteration:
 
 def _summary(record: IterationRecord, label: Callable) -> str:
     """What the four phases of ``record`` did, one line, then the selection's scores."""
-    def name(node):
+    def short(node):  # the moves from the root, or "the root"
         moves = []
         while node.parent is not None:
             moves.append(label(node))
             node = node.parent
-        return " \u2192 ".join(["root"] + moves[::-1])
+        return " \u2192 ".join(reversed(moves)) or "the root"
 
     leaf = record.path[-1]
     if record.added:
         count = len(record.added)
-        grown = (f"{name(leaf)} gets {count} {'child' if count == 1 else 'children'}; "
-                 f"the playout starts from {label(record.start)}")
+        grown = (f"{short(leaf)} gets {count} {'child' if count == 1 else 'children'}; "
+                 f"the playout starts from {short(record.start)}")
     elif record.first_visit:
         grown = "none, the leaf has never been visited"
     else:
         grown = "none, the game is over there"
     moves = ", ".join(map(str, record.playout)) if record.playout else "none"
-    gains = ", ".join(f"{reward:g} to {name(node)}" for node, reward in record.backups
+    gains = ", ".join(f"{short(node)} +{reward:g}" for node, reward in record.backups
                       if node.parent is not None)
-    first = (f"Iteration {record.number}. Selection: {name(leaf)}. Expansion: {grown}. "
+    path = " \u2192 ".join(["root"] + [label(node) for node in record.path[1:]])
+    first = (f"Iteration {record.number}. Selection: {path}. Expansion: {grown}. "
              f"Simulation: random moves {moves}; {outcome_text(record.final)}. "
-             f"Backpropagation: {gains}.")
+             f"Backpropagation: {gains}, and a visit to the root.")
     return first + ("\n" + selection_text(record.choices, label) if record.choices else "")
 
 
