@@ -306,7 +306,7 @@ class ParallelBot:
         def run(k, n):
             w = workers[k]
             return int(fast.tree_search(s, n, spec.c, spec.virtual_loss, spec.wins, scoring,
-                                        w.rng, w.region, tree.capacity + k, *arrays, w.scratch,
+                                        w.rng, w.region, tree.stage(k), *arrays, w.scratch,
                                         w.path, w.buf, w.scores, w.copy))
 
         first = run(0, 1)  # worker 0 alone expands the root, as the sequential search does

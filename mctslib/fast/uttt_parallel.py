@@ -28,7 +28,8 @@ once, with no lock:
    (``region = [next free, end]``), so there is no shared counter to race on.
    A thread builds a node's children in its region *before* the parent can see
    them: :func:`~mctslib.fast.uttt_uct._expand` writes them below a private
-   *staging* node (one per thread, past the tree's nodes), then the parent gets
+   *staging* node (one per thread, past the tree's nodes, each on a cache line
+   of its own), then the parent gets
    ``first_child`` and, after a fence, ``child_count`` (:func:`_barrier`:
    neither the compiler nor the processor moves a load or store across it).
    A thread that reads ``child_count > 0`` (then a fence, then
@@ -104,6 +105,9 @@ from .uttt_uct import (
 #: Slots of a per-thread row (its region or its generator): 8 x 8 bytes, so two threads'
 #: hot words never share a 64-byte cache line (false sharing would slow both).
 ROW = 8
+#: Nodes between two threads' staging nodes: 16 int32 ``first_child`` / ``child_count``
+#: entries are one 64-byte line, so no two threads' staging entries share one.
+STAGE_GAP = 16
 
 
 @intrinsic
@@ -180,16 +184,30 @@ class SharedTree:
     """One pool for K threads: ``capacity`` tree nodes in K regions, plus K staging nodes.
 
     Node 0 is the root; region ``k`` is nodes ``bounds[k] .. bounds[k + 1] - 1``
-    (the first starts at 1); node ``capacity + k`` is thread ``k``'s staging
-    node, never part of the tree. With one thread the single region is nodes 1
-    to ``capacity - 1``: the layout of a sequential pool of ``capacity`` nodes.
+    (the first starts at 1); node :meth:`stage` ``(k)`` is thread ``k``'s staging
+    node, past the tree's nodes and never part of the tree. With one thread the
+    single region is nodes 1 to ``capacity - 1``: the layout of a sequential
+    pool of ``capacity`` nodes.
+
+    The staging nodes are :data:`STAGE_GAP` nodes apart (``stage_gap``), so
+    that each thread's staging ``first_child`` and ``child_count``, written at
+    every expansion, sit on a cache line of their own: side by side (a gap of
+    1) the two threads' expansions took the line from each other, false sharing
+    that :mod:`mctslib.experiments.parallel.sharing` counts (0.35 transfers an
+    iteration of about 9.6 on a middle-game position; the rest is the tree's
+    own counters, shared by design).
     """
 
-    def __init__(self, capacity: int, workers: int):
+    def __init__(self, capacity: int, workers: int, stage_gap: int = None):
         self.capacity, self.workers = int(capacity), int(workers)
-        self.pool = NodePool(self.capacity + self.workers)
+        self.stage_gap = STAGE_GAP if stage_gap is None else int(stage_gap)
+        self.pool = NodePool(self.capacity + self.workers * self.stage_gap)
         self.bounds = [1 + (self.capacity - 1) * k // self.workers
                        for k in range(self.workers + 1)]
+
+    def stage(self, k: int) -> int:
+        """Thread ``k``'s staging node."""
+        return self.capacity + k * self.stage_gap
 
     def reset(self, workers: list[Worker]) -> None:
         """An empty tree (a lone root) and every region empty again."""
@@ -386,6 +404,6 @@ def new_rngs(states) -> np.ndarray:
     return rngs
 
 
-__all__ = ["ROW", "SharedTree", "Worker", "empty_parallel_region", "idle", "leaf_search",
+__all__ = ["ROW", "STAGE_GAP", "SharedTree", "Worker", "empty_parallel_region", "idle", "leaf_search",
            "negative_visits", "new_rngs", "root_worker_search", "search_nogil", "tree_drift",
            "tree_negative_visits", "tree_search"]

@@ -36,7 +36,13 @@ iteration (a *simulation*) of :class:`PUCTSearch`:
 ways to score it (``q_transform``):
 
 - ``"plain"`` (AlphaZero): ``Q`` as is, in [-1, 1]; an unvisited child
-  scores ``first_play_value`` (0 by default);
+  scores ``first_play_value`` (0 by default), or, with ``fpu_reduction``
+  given, Leela Zero's *first-play-urgency reduction*: the node's own
+  evaluation ``v(s)`` (for the player choosing there) minus
+  ``fpu_reduction * sqrt(sum of the priors of the visited children)``, so an
+  untried move counts as a little worse than the position, and the more of
+  the prior's mass has been tried, the worse (Leela Zero works on [0, 1] and
+  skips the reduction at a root with noise; here it applies at every node);
 - ``"parent_and_siblings"``: mctx's ``qtransform_by_parent_and_siblings``.
   With ``V`` the node's own mean value, ``lo`` and ``hi`` the minimum and
   maximum of ``V`` and the Q of the visited children, a visited child scores
@@ -56,6 +62,9 @@ priors drawn at random exact ties do not happen, and the test against mctx
 
 The answer is the most visited root move (the first in move order among
 equals); :meth:`PUCTSearch.visit_counts` gives all root visits.
+:func:`visit_policy` turns root visits into the policy a self-play game
+samples its move from: ``n(a)^(1/temperature)`` normalised (AlphaGo Zero:
+temperature 1 for the first 30 moves, then close to 0, the most visited move).
 """
 
 from __future__ import annotations
@@ -170,7 +179,8 @@ class Node:
     before the first visit).
     """
 
-    __slots__ = ("children", "move", "outcome", "parent", "prior", "value_sum", "visits")
+    __slots__ = ("children", "evaluation", "move", "outcome", "parent", "prior", "value_sum",
+                 "visits")
 
     def __init__(self, move: Hashable | None, prior: float, parent: Node | None):
         self.move = move
@@ -178,6 +188,7 @@ class Node:
         self.parent = parent
         self.children: list[Node] = []
         self.outcome: float | None = None
+        self.evaluation: float | None = None  # the evaluator's value, once expanded
         self.visits = 0
         self.value_sum = 0.0
 
@@ -226,6 +237,11 @@ class PUCTSearch:
         How Q enters the score.
     first_play_value : float
         Q of an unvisited child with ``"plain"``, in [-1, 1].
+    fpu_reduction : float or None
+        With ``"plain"``: None for ``first_play_value``; else, in [0, 2], an
+        unvisited child's Q is the node's own evaluation minus this times the
+        square root of the visited children's prior mass (Leela Zero's rule;
+        0.25 there on [0, 1] values, so 0.5 on these [-1, 1] ones).
     epsilon : float
         The smallest denominator of ``"parent_and_siblings"``, ``> 0``.
     dirichlet_alpha : float or None
@@ -243,7 +259,7 @@ class PUCTSearch:
                  pb_c_base: float | None = None, q_transform: str = "plain",
                  first_play_value: float = 0.0, epsilon: float = 1e-8,
                  dirichlet_alpha: float | None = None, dirichlet_fraction: float = 0.25,
-                 seed=None):
+                 seed=None, fpu_reduction: float | None = None):
         if not callable(evaluator):
             raise ValueError(f"evaluator must be a function state -> (priors, value), such as "
                              f"uniform_evaluator, got {shown(evaluator)}.")
@@ -253,6 +269,12 @@ class PUCTSearch:
         self.pb_c_base = None if pb_c_base is None else _positive("pb_c_base", pb_c_base)
         self.q_transform = check_choice("q_transform", q_transform, Q_TRANSFORMS)
         self.first_play_value = check_real("first_play_value", first_play_value, -1.0, 1.0)
+        self.fpu_reduction = (None if fpu_reduction is None
+                              else check_real("fpu_reduction", fpu_reduction, 0.0, 2.0))
+        if self.fpu_reduction is not None and self.q_transform != "plain":
+            raise ValueError(f"fpu_reduction applies to q_transform 'plain' (mctx's transform "
+                             f"scores an unvisited child itself), got q_transform "
+                             f"{self.q_transform!r}: leave fpu_reduction None.")
         self.epsilon = _positive("epsilon", epsilon)
         self.dirichlet_alpha = (None if dirichlet_alpha is None
                                 else _positive("dirichlet_alpha", dirichlet_alpha))
@@ -312,6 +334,7 @@ class PUCTSearch:
         moves = state.legal_moves()
         priors, value = evaluate_checked(self.evaluator, state, moves)
         node.children = [Node(move, priors[move], node) for move in moves]
+        node.evaluation = value
         return value
 
     def _add_noise(self, root: Node) -> None:
@@ -348,7 +371,8 @@ class PUCTSearch:
 
     def _q_terms(self, node: Node) -> list[float]:
         if self.q_transform == "plain":
-            return [child.q if child.visits else self.first_play_value for child in node.children]
+            return [child.q if child.visits else self.unvisited_q(node)
+                    for child in node.children]
         # mctx's qtransform_by_parent_and_siblings: min-max over the node's own value and the
         # visited children's Q; an unvisited child sits at the minimum, i.e. scores 0.
         visited = [child.q for child in node.children if child.visits]
@@ -356,6 +380,13 @@ class PUCTSearch:
         high = max([node.mean, *visited])
         scale = max(high - low, self.epsilon)
         return [(child.q - low) / scale if child.visits else 0.0 for child in node.children]
+
+    def unvisited_q(self, node: Node) -> float:
+        """Q of an unvisited child of ``node`` under ``"plain"``: the first-play value or rule."""
+        if self.fpu_reduction is None:
+            return self.first_play_value
+        tried = math.fsum(child.prior for child in node.children if child.visits)
+        return node.evaluation - self.fpu_reduction * math.sqrt(tried)
 
     def select(self, node: Node) -> Node:
         """The child with the highest ``Q + U``; the first in move order among equals."""
@@ -386,6 +417,32 @@ class PUCTSearch:
         return self.root
 
 
+def visit_policy(visits: Mapping, temperature: float = 1.0) -> dict:
+    """``{move: probability}`` proportional to ``visits[move] ** (1 / temperature)``.
+
+    The move a self-play game plays is drawn from it (AlphaGo Zero and
+    AlphaZero: temperature 1 for the first 30 moves, so that games differ,
+    then the most visited move). ``temperature`` 0 gives the most visited
+    moves, sharing the probability equally among equals; otherwise it must be
+    in (0, 100]. ``visits`` maps moves to visit counts (at least one above 0).
+    """
+    if not isinstance(visits, Mapping) or not visits:
+        raise ValueError(f"visits must be a non-empty dict {{move: visits}}, got {shown(visits)}.")
+    counts = {move: check_int(f"visits[{move!r}]", n) for move, n in visits.items()}
+    if not any(counts.values()):
+        raise ValueError(f"visits must have at least one move with visits, got {shown(visits)}.")
+    temperature = check_real("temperature", temperature, 0.0, 100.0)
+    if temperature == 0.0:
+        top = max(counts.values())
+        best = [move for move, n in counts.items() if n == top]
+        return {move: (1.0 / len(best) if move in best else 0.0) for move in counts}
+    # Powers relative to the largest count: no overflow for small temperatures.
+    top = max(counts.values())
+    weights = {move: (n / top) ** (1.0 / temperature) for move, n in counts.items()}
+    total = math.fsum(weights.values())
+    return {move: weight / total for move, weight in weights.items()}
+
+
 def _positive(name: str, value) -> float:
     number = check_real(name, value)
     if number <= 0.0:
@@ -394,4 +451,4 @@ def _positive(name: str, value) -> float:
 
 
 __all__ = ["MCTX_OPTIONS", "Q_TRANSFORMS", "Node", "PUCTChildStats", "PUCTSearch",
-           "check_evaluation", "random_evaluator", "uniform_evaluator"]
+           "check_evaluation", "random_evaluator", "uniform_evaluator", "visit_policy"]
