@@ -200,6 +200,18 @@ def _bot_quick_plans() -> list[Plan]:  # the tests' smoke run
                  _bot_uct(300), 4)]
 
 
+# Hex at equal CPU time, with repeatable games: UCT gets as many more iterations as it runs in
+# the CPU time RAVE (GRAVE) needs for 10,000, by benchmarks/results/rave_speed.json (Hex rows:
+# RAVE 0.774 and GRAVE 0.679 of UCT's iterations per CPU-second, so 12,900 and 14,700).
+HEX_EQUAL_CPU = {"rave": 12_900, "grave": 14_700}
+
+
+def _hex_equal_cpu_plans(games: int = 400) -> list[Plan]:
+    return [Plan(f"{kind} vs uct {iterations}", _hex(kind, 10_000, bias=HEX_RAVE_BIAS),
+                 _hex("uct", iterations, c=HEX_UCT_C), games)
+            for kind, iterations in HEX_EQUAL_CPU.items()]
+
+
 #: Experiment name -> (game, opening plies, seed, comparisons; or a function that returns them,
 #: for a plan that depends on stored results).
 EXPERIMENTS = {
@@ -212,6 +224,7 @@ EXPERIMENTS = {
     "uttt_20k": ("uttt", 2, 15, _versus_uct("uttt", 20_000)),
     "uttt_100k": ("uttt", 2, 16, _versus_uct("uttt", 100_000)),
     "uttt_time": ("uttt", 2, 17, _versus_uct("uttt", ms=100.0)),
+    "hex_equal_cpu": ("hex", 2, 22, _hex_equal_cpu_plans()),
     "uttt_bot_quick": ("uttt", 2, 21, _bot_quick_plans),
     "uttt_bot_grid": ("uttt", 2, 19, _bot_grid_plans),
     "uttt_bot_confirm": ("uttt", 2, 20, _bot_confirm_plans),
@@ -511,3 +524,57 @@ def amaf_bias(state: Hex, checkpoints=(100, 1_000, 10_000), bias: float = 0.1,
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ------------------------------------------------------------------------ the blend, step by step
+
+
+@dataclass(frozen=True)
+class BlendSnapshot:
+    """The root of a growing RAVE search after ``iterations``: one entry per root move.
+
+    ``visits[i]`` and ``mean[i]`` are move ``moves[i]``'s real visits and mean,
+    ``amaf_visits[i]`` and ``amaf_mean[i]`` its AMAF count and mean at the root,
+    ``beta[i]`` the weight of AMAF and ``blend[i] = (1 - beta) mean + beta amaf_mean``,
+    the value selection adds its exploration term to (nan where a mean is missing).
+    """
+
+    iterations: int
+    moves: list
+    visits: list
+    mean: list
+    amaf_visits: list
+    amaf_mean: list
+    beta: list
+    blend: list
+
+
+def blend_snapshots(state, checkpoints=(10, 30, 100, 300, 1000, 3000), exploration: float = 1.0,
+                    bias: float = 0.1, seed: int = 7) -> list[BlendSnapshot]:
+    """One readable RAVE search from ``state``, read at each checkpoint (iterations).
+
+    The search (:class:`mctslib.search.rave.RAVESearch`, minimum-MSE schedule with
+    ``bias``, exploration ``exploration``, seeded ``seed``) grows one iteration at a time,
+    so each snapshot is the same tree a little later. ``checkpoints``: ascending, distinct,
+    1 to 100,000. The chapter's figure of AMAF being blended out, on tic-tac-toe.
+    """
+    from ...search.rave import RAVESearch
+
+    checkpoints = [check_int("checkpoints", n, 1, 100_000) for n in checkpoints]
+    if not checkpoints or checkpoints != sorted(set(checkpoints)):
+        raise ValueError("checkpoints must be ascending, distinct whole numbers.")
+    search = RAVESearch(exploration, bias=bias, iterations=1, seed=seed)
+    root = search.search(state)
+    done, snapshots = 1, []
+    for target in checkpoints:
+        while done < target:
+            search.iterate(root, state)
+            done += 1
+        rows = search.root_stats()
+        blend = [(1 - r.beta) * r.mean + r.beta * r.amaf_mean if r.amaf_visits else r.mean
+                 for r in rows]
+        snapshots.append(BlendSnapshot(done, [r.move for r in rows], [r.visits for r in rows],
+                                       [r.mean for r in rows], [r.amaf_visits for r in rows],
+                                       [r.amaf_mean for r in rows], [r.beta for r in rows],
+                                       blend))
+    return snapshots
