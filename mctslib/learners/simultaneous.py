@@ -231,6 +231,35 @@ def empirical_strategy(counts: Sequence[int]) -> list[float]:
     return [count / total for count in counts]
 
 
+def without_exploration(weights: Sequence[float], exploration: float) -> list[float]:
+    """An average strategy with its share of uniform exploration taken out, as a mix.
+
+    A learner that plays ``(1 - gamma) * own + gamma * uniform`` every round
+    spends about ``gamma / n`` of its rounds on each of its ``n`` moves at
+    random. Removing them keeps ``max(0, w_i - gamma / n * sum(w))`` of each
+    move's weight and normalises: the counts correction of Lanctot, Lisý and
+    Winands (2013) and Tak, Lanctot and Winands (2014), the same as Kovařík and
+    Lisý's ``(mean - gamma * uniform) / (1 - gamma)`` clipped at 0. ``weights``
+    are visit counts or a mix (the result is the same); at least one must be
+    positive. Sums go through :func:`math.fsum` (the same bits on every machine).
+    Simultaneous-moves chapter, "A whole game" page.
+    """
+    if not is_sequence(weights) or not len(weights):
+        raise ValueError(f"weights must be a non-empty sequence of numbers >= 0 (visit counts or "
+                         f"a mix, one per move), got {shown(weights)}.")
+    values = [check_real(f"weights[{move}]", weight, 0.0) for move, weight in enumerate(weights)]
+    exploration = check_exploration(exploration)
+    total = math.fsum(values)
+    if total <= 0.0:
+        raise ValueError("weights must hold at least one positive number (a move played).")
+    share = exploration * total / len(values)
+    kept = [max(0.0, value - share) for value in values]
+    kept_total = math.fsum(kept)
+    if kept_total <= 0.0:  # every move at or below the exploration share: nothing but noise
+        return [value / total for value in values]
+    return [value / kept_total for value in kept]
+
+
 # --------------------------------------------------------------------------- regret matching
 
 

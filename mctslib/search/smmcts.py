@@ -20,15 +20,25 @@ player's own results. Each iteration:
 
 Which backup is which. The standard SM-MCTS of Tak, Lanctot and Winands
 (2014), and so **standard DUCT**, updates every node's bandits with the
-sampled return of the iteration: ``backup="sample"``. Passing up the child's
-running mean instead is the averaged variant SM-MCTS-A that Lisý, Kovařík,
-Lanctot and Bošanský (2013) analyse: their convergence proof for
-Hannan-consistent rules (regret matching, Exp3) is for the mean backup. For
-the sample backup, Kovařík and Lisý's later analysis shows that Hannan
-consistency alone does not guarantee convergence, though the common rules
-have the extra properties needed in their experiments. The
-default stays ``"mean"`` because the chapter's stored runs
-(``data/simultaneous/smmcts.json``) were made with it; the tuned comparison
+sampled return of the iteration: ``backup="sample"``. ``backup="mean"`` is
+the averaged variant SM-MCTS-A of Lisý, Kovařík, Lanctot and Bošanský (2013):
+the two rules at a node learn, for the pair of actions they chose, the mean
+of every result that has come back through that pair (the child's
+``total / visits``, this iteration's result included), while every node
+still adds the *sample* to its own total and hands the sample up to its
+parent. The first author's implementation does the same
+(``SMADecoupledSelector`` in the Game Theoretic Library, github.com/aicenter/
+gtlibrary-java: per-pair statistics updated with the new value, then the
+rules updated with their mean; the sampled value is returned upwards). Their
+convergence theorem for (epsilon-)Hannan-consistent rules that keep
+exploring (regret matching, Exp3) is for this variant, and it speaks of the
+nodes' empirical action frequencies, exploration included (the "mix"
+profile below). For the sample backup, Kovařík and Lisý's later analysis
+shows that Hannan consistency alone does not guarantee convergence, though
+the common rules have the extra properties needed in their experiments. DUCT
+has no such theorem under either backup. The default stays ``"mean"``
+because the chapter's stored runs (``data/simultaneous/smmcts.json``) were
+made with it; the tuned comparison
 (:mod:`mctslib.experiments.simultaneous.tuning`) uses ``"sample"`` for DUCT.
 
 Three selection rules, the one-node learners of :mod:`mctslib.learners.simultaneous`
@@ -44,8 +54,8 @@ the very same code):
   its regret-matching mix blended with ``exploration`` (default 0.1) of
   uniform play, and estimates the rewards of actions it did not play by
   importance weighting (the played action's reward divided by its
-  probability). Lisý et al. (2013) prove that SM-MCTS with such a rule
-  converges to an approximate equilibrium of the whole game;
+  probability). Lisý et al. (2013) prove that SM-MCTS with such a rule and
+  the mean backup converges to an approximate equilibrium of the whole game;
 - ``"exp3"``, Exp3 with exploration
   (:class:`~mctslib.learners.simultaneous.Exp3Player`): a softmax of
   importance-weighted reward estimates blended with ``exploration`` of
@@ -57,6 +67,10 @@ sum, exploration included), which is what a search node can report. To play
 a move from it there are two final-move rules (Tak et al. 2014):
 ``final="mix"`` samples the average strategy, ``final="max"`` plays the most
 chosen action (:meth:`SMMCTS.root_move`; :meth:`SMMCTS.profile` scores either).
+For regret matching and Exp3, :meth:`SMMCTS.profile` can also take the
+exploration share out of the counts first (``exploration_removed=True``),
+as Lanctot, Lisý and Winands (2013) and Bošanský et al. (2016) do before
+reporting a strategy.
 
 **Chance nodes** (Goofspiel with ``prize_order="random"``). A state where
 chance acts (``is_chance()``) is a node of its own with no rules: each time
@@ -75,7 +89,7 @@ uniform where the tree has no data) whose exact distance from equilibrium
 experiment (distance after 1k, 10k, ... iterations on several seeds). Chapter
 "When both players move at once (simultaneous moves)".
 
-Why one module of about 580 lines: SM-MCTS and the two trees it is compared with (one
+Why one module of about 620 lines: SM-MCTS and the two trees it is compared with (one
 joint tree, :class:`JointDUCT`; a turn-taking tree, :class:`SequentialUCT`) share the
 selection rules, the playouts and the final-mix rules, and answer to the same interface
 (:class:`~mctslib.search.simultaneous_search.SimultaneousSearch`), so that the chapter swaps one
@@ -90,7 +104,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._checks import check_int, check_real
+from .._checks import check_bool, check_int, check_real
 from ..games.simultaneous_base import SimultaneousState, check_player
 from ..learners.simultaneous import (
     Exp3Player,
@@ -100,6 +114,7 @@ from ..learners.simultaneous import (
     check_exploration,
     check_uniform,
     empirical_strategy,
+    without_exploration,
 )
 from ..learners.ucb1 import SQRT2
 from ..rng import make_rng
@@ -147,6 +162,13 @@ def final_mix(counts, final: str) -> list[float]:
     top = max(counts)
     best = [move for move, count in enumerate(counts) if count == top]
     return [1.0 / len(best) if move in best else 0.0 for move in range(len(counts))]
+
+
+def _mix_without_exploration(counts, exploration: float) -> list[float]:
+    """A node's counts with the exploration share taken out (uniform before any visit)."""
+    if not any(counts):
+        return empirical_strategy(counts)
+    return without_exploration(counts, exploration)
 
 
 def pick_final(counts, final: str, uniform: float = 0.0) -> int:
@@ -359,14 +381,30 @@ class SMMCTS(SimultaneousSearch):
             yield node
             stack.extend(node.children.values())
 
-    def profile(self, final: str = "mix") -> TableProfile:
+    def profile(self, final: str = "mix", *, exploration_removed: bool = False) -> TableProfile:
         """The behaviour profile the tree stands for: each node's final mixes, uniform elsewhere.
 
         ``final="mix"`` (default): a node's mix is how often each action was
         chosen there (the average strategy); ``final="max"``: the most chosen
         action (ties shared equally). A node never selected from is uniform.
+
+        ``exploration_removed=True`` (``final="mix"``, regret matching or Exp3
+        only) takes each node's share of uniform exploration out of its counts
+        first (:func:`~mctslib.learners.simultaneous.without_exploration`): the
+        exploring picks are the noise the rules add on purpose, not what they
+        learned. The chapter measures what that changes.
         """
         final = check_final(final)
+        if check_bool("exploration_removed", exploration_removed):
+            if self.selection not in ("rm", "exp3") or final != "mix":
+                raise ValueError(
+                    f"exploration_removed needs final='mix' and a rule that explores on purpose "
+                    f"('rm' or 'exp3'), got final={final!r} with selection={self.selection!r}.")
+            return TableProfile({
+                node.state: tuple(_mix_without_exploration(rule.counts, self.exploration)
+                                  for rule in node.rules)
+                for node in self.nodes() if node.rules
+            })
         return TableProfile({
             node.state: tuple(final_mix(rule.counts, final) for rule in node.rules)
             for node in self.nodes() if node.rules

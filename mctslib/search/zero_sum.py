@@ -272,3 +272,14 @@ def exploit_sequential_tree(game: MatrixGame, rounds: int = 10) -> ExploitMatch:
     view = sequential_tree_view(game)
     payoffs = np.array([game.payoffs[view.row_move, view.counter_move] for _ in range(rounds)])
     return ExploitMatch(view.row_move, view.counter_move, payoffs)
+
+
+# --------------------------------------------------------------------------- the chapter's names
+
+#: :func:`exploitability` under the name the chapter uses: NashConv, the *sum* of both players'
+#: best-response gains (OpenSpiel's ``nash_conv``; its ``exploitability`` is half of it).
+nash_conv = exploitability
+
+#: :func:`exploration_floor` under the chapter's name: the distance of "the equilibrium plus
+#: noise", a reference line rather than a floor (a learner can end below it).
+noisy_equilibrium_distance = exploration_floor

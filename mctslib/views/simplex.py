@@ -235,6 +235,79 @@ def draw_trace(fig, trace: MixTrace) -> None:
     fig.subplots_adjust(left=0.02, right=0.98, bottom=0.12, top=0.86, wspace=0.25)
 
 
+def draw_mix_paths(fig, paths, upto: int, equilibrium, move_names=("0", "1", "2"),
+                   titles=None) -> None:
+    """Several runs side by side, each on its own triangle, as they stood at checkpoint ``upto``.
+
+    One frame of the chapter's picture of learners converging (or not): for every run in
+    ``paths`` (anything with ``checkpoints``, ``row_mixes``, ``column_mixes`` and
+    ``distances``, such as
+    :class:`~mctslib.experiments.simultaneous.one_node.MixPath`) both players' average mixes
+    from the first checkpoint to checkpoint number ``upto`` (0-based), the equilibrium as a
+    star, and the distance at ``upto`` under the triangle. All runs must share their
+    checkpoints, so the frames of a slider line up.
+
+    Parameters
+    ----------
+    fig : matplotlib Figure
+        Drawn into (one panel per run).
+    paths : sequence
+        One to six runs with the same checkpoints.
+    upto : int
+        Index of the checkpoint to draw up to.
+    equilibrium : array-like of 3
+        The mix marked by the star.
+    move_names : sequence of 3 str
+    titles : sequence of str, optional
+        One panel title per run (default: the runs' ``learner`` attribute).
+    """
+    if not callable(getattr(fig, "subplots", None)):
+        raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}.")
+    paths = list(paths) if hasattr(paths, "__iter__") else None
+    if not paths or len(paths) > 6:
+        raise ValueError("paths must hold one to six runs (each with checkpoints, row_mixes, "
+                         "column_mixes and distances).")
+    try:
+        checkpoints = [tuple(path.checkpoints) for path in paths]
+        for path in paths:
+            if not len(path.row_mixes) == len(path.column_mixes) == len(path.distances) \
+                    == len(path.checkpoints):
+                raise ValueError("each run needs one row mix, one column mix and one distance "
+                                 "per checkpoint.")
+    except AttributeError:
+        raise ValueError("each run must have checkpoints, row_mixes, column_mixes and "
+                         "distances (a MixPath).") from None
+    if any(points != checkpoints[0] for points in checkpoints):
+        raise ValueError("the runs must share their checkpoints (one frame per checkpoint).")
+    upto = check_int("upto (a checkpoint index)", upto, 0, len(checkpoints[0]) - 1)
+    if titles is None:
+        titles = [str(getattr(path, "learner", "")) for path in paths]
+    elif isinstance(titles, str) or len(titles) != len(paths):
+        raise ValueError(f"titles must give one title per run ({len(paths)}), got {titles!r:.80}.")
+    star = simplex_xy(equilibrium)
+    axes = np.atleast_1d(fig.subplots(1, len(paths)))
+    for ax, path, title in zip(axes, paths, titles):
+        draw_simplex(ax, move_names, grid=4)
+        for mixes, colour, name in ((path.row_mixes, ROW_COLOUR, "row player"),
+                                    (path.column_mixes, COLUMN_COLOUR, "column player")):
+            points = simplex_xy(np.array(mixes[:upto + 1]))
+            ax.plot(points[:, 0], points[:, 1], color=colour, linewidth=1.0, alpha=0.7)
+            ax.plot(*points[0], marker="o", markersize=5, markerfacecolor="none",
+                    color=colour, linestyle="none")
+            ax.plot(*points[-1], marker="o", markersize=6, color=colour, linestyle="none",
+                    label=name, zorder=5)
+        ax.plot(*star, marker="*", markersize=16, markerfacecolor="none",
+                markeredgecolor=_EQUILIBRIUM_COLOUR, markeredgewidth=1.4, linestyle="none",
+                label="equilibrium", zorder=6)
+        ax.set_title(f"{title}\ndistance {path.distances[upto]:.3f}", fontsize=10)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, [f"{label}'s average mix" if "player" in label else label
+                         for label in labels],
+               loc="lower center", ncol=3, fontsize=9, frameon=False)
+    fig.suptitle(f"average mixes after {checkpoints[0][upto]:,} rounds", fontsize=11)
+    fig.subplots_adjust(left=0.01, right=0.99, bottom=0.1, top=0.8, wspace=0.05)
+
+
 def _draw_distance(ax, trace: MixTrace) -> None:
     if trace.rounds:
         ax.plot(trace.rounds, trace.distances, color="black", linewidth=1.5,

@@ -192,6 +192,55 @@ def run_one_node(game: MatrixGame, learner: str, rounds: int, seed, *,
     )
 
 
+@dataclass(frozen=True)
+class MixPath:
+    """Both players' average mixes at each checkpoint of one run (for pictures of the run).
+
+    ``checkpoints[k]`` rounds had been played when ``row_mixes[k]``, ``column_mixes[k]`` and
+    ``distances[k]`` (their :func:`~mctslib.search.zero_sum.exploitability`) were read.
+    """
+
+    learner: str
+    outcomes: str
+    seed: int
+    checkpoints: tuple
+    row_mixes: tuple
+    column_mixes: tuple
+    distances: tuple
+
+
+def mix_path(game: MatrixGame, learner: str, rounds: int, seed, *, checkpoints=None,
+             outcomes: str = "win_loss", exploration: float = DEFAULT_EXPLORATION,
+             c: float = SQRT2) -> MixPath:
+    """One run of :func:`run_one_node`, keeping both average mixes at every checkpoint.
+
+    The same run (same stream, same rules) as ``run_one_node`` with these arguments, on the
+    numba engine for UCB1 and regret matching and the readable one for Exp3; the chapter
+    draws its mixes moving on the triangle, one frame per checkpoint
+    (:func:`mctslib.views.simplex.draw_mix_paths`). Simultaneous-moves chapter.
+    """
+    if not isinstance(game, MatrixGame):
+        raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}.")
+    learner = check_choice("learner", learner, ONE_NODE_LEARNERS)
+    outcomes = check_choice("outcomes", outcomes, OUTCOMES)
+    rounds = check_budget("rounds", rounds, 1, MAX_ROUNDS)
+    checkpoints = _check_checkpoints(checkpoints, rounds)
+    row_player, column_player = make_players(game, learner, exploration, c)
+    engine = "python" if learner == "exp3" else "numba"  # Exp3 has no numba twin
+    match = make_match(game, row_player, column_player, stream_for_seed(seed),
+                       outcomes == "win_loss", engine)
+    rows, columns, distances, played = [], [], [], 0
+    for checkpoint in checkpoints:
+        match.play(int(checkpoint) - played)
+        played = int(checkpoint)
+        row_player, column_player = match.players()
+        rows.append(tuple(row_player.average_strategy()))
+        columns.append(tuple(column_player.average_strategy()))
+        distances.append(exploitability(game, rows[-1], columns[-1]))
+    return MixPath(learner, outcomes, _seed_label(seed), tuple(int(p) for p in checkpoints),
+                   tuple(rows), tuple(columns), tuple(distances))
+
+
 def _check_callback(callback) -> None:
     if callback is not None and not callable(callback):
         raise ValueError(f"callback must be a function or None, got {type(callback).__name__}.")

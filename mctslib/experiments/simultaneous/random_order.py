@@ -59,8 +59,10 @@ from .tuning import TuningResult, make_search
 
 __all__ = [
     "METHODS",
+    "FirstRoundResult",
     "RandomOrderResult",
     "equilibrium_census",
+    "first_round_experiment",
     "random_order_experiment",
     "recompare_at_budget",
     "tuned_values",
@@ -219,6 +221,86 @@ class RandomOrderResult:
         return "\n".join(lines)
 
 
+@dataclass
+class FirstRoundResult:
+    """The first bid of the random-order game, solved exactly, after each possible first prize.
+
+    Attributes
+    ----------
+    cards : int
+    states, decisions : int
+        All states of the game, and those where both players bid.
+    value : float
+        Player 0's value of the game.
+    mixes : dict
+        ``{prize: [player 0's equilibrium mix, player 1's]}`` over bids ``1..cards``, after
+        ``prize`` is drawn first (keys are strings, as JSON has them).
+    maximin, minimax : dict
+        ``{prize: ...}``: the best player 0 can guarantee with a single bid there, and the
+        least player 1 can hold it to with a single bid. Different: the stage game has no
+        saddle point, so every equilibrium mixes.
+    seconds, version, command : wall seconds (load dependent), library version, command.
+    """
+
+    cards: int
+    states: int
+    decisions: int
+    value: float
+    mixes: dict
+    maximin: dict
+    minimax: dict
+    seconds: float = 0.0
+    version: str = ""
+    command: str = ""
+
+    def to_json(self) -> str:
+        return dataclass_json(self)
+
+    @classmethod
+    def load(cls, path) -> FirstRoundResult:
+        """Read a result stored by ``... random_order --first-round``."""
+        return load_dataclass(cls, path, "a first-round result written by python -m "
+                                         "mctslib.experiments.simultaneous.random_order "
+                                         "--first-round")
+
+    def format(self) -> str:
+        lines = [(f"{self.cards}-card Goofspiel, random prize order: {self.states:,} states, "
+                 f"{self.decisions:,} decisions, value {self.value:+.4f}")]
+        for prize, mixes in self.mixes.items():
+            lines.append(f"  prize {prize} first: " + " / ".join(
+                str(np.round(mix, 3).tolist()) for mix in mixes)
+                + f"; pure maximin {self.maximin[prize]:+.3f}, minimax {self.minimax[prize]:+.3f}")
+        return "\n".join(lines)
+
+
+def first_round_experiment(cards: int = 4, command: str = "") -> FirstRoundResult:
+    """Solve the random-order game and keep its first bid after each first prize.
+
+    The stage game after each first prize is read from the solution's values
+    (:func:`~mctslib.search.backward_induction.stage_game`); its pure maximin and minimax
+    show whether a single bid can be an equilibrium there. Solving 4 cards takes about a
+    minute; the chapter reads the stored result.
+    """
+    from ..._version import __version__
+
+    cards = check_int("cards", cards, 1, 5)
+    start = time.perf_counter()
+    root = Goofspiel(cards, prize_order="random")
+    solution = solve_game(root)
+    states = all_states(root)
+    decisions = [s for s in states if not s.is_terminal() and not is_chance(s)]
+    mixes, maximin, minimax = {}, {}, {}
+    for prize in range(1, cards + 1):
+        first = root.apply_chance(prize)
+        table = stage_game(first, solution.values).payoffs
+        mixes[str(prize)] = [np.asarray(mix, dtype=float).tolist()
+                             for mix in solution.strategies[first]]
+        maximin[str(prize)] = float(table.min(axis=1).max())
+        minimax[str(prize)] = float(table.max(axis=0).min())
+    return FirstRoundResult(cards, len(states), len(decisions), solution.value + 0.0, mixes,
+                            maximin, minimax, time.perf_counter() - start, __version__, command)
+
+
 def measure_search(method: str, value: float, root, seed: int, budget: int) -> tuple:
     """Grow one search; return its NashConv under "mix" and "max" and its node count."""
     search = make_search(method, value, root, seed).run(budget)
@@ -306,6 +388,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--budgets", type=int, nargs="+", default=[1_000, 10_000, 100_000])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
+    parser.add_argument("--first-round", action="store_true",
+                        help="instead: solve the game and store only its first bid after each "
+                             "first prize (first_round_experiment)")
     parser.add_argument("--recompare-tuning", type=Path, default=None,
                         help="instead: redo this stored fixed-order tuning's comparison at the "
                              "one budget --budgets on the fresh seeds --seeds "
@@ -314,6 +399,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     command = "python -m mctslib.experiments.simultaneous.random_order " + " ".join(
         argv if argv is not None else __import__("sys").argv[1:])
     try:
+        if args.first_round:
+            result = first_round_experiment(args.cards, command=command.strip())
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(result.to_json() + "\n")
+            print(result.format())
+            print(f"seconds {result.seconds:.0f}; written to {args.out}")
+            return
         if args.recompare_tuning is not None:
             if len(args.budgets) != 1:
                 raise ValueError("--recompare-tuning needs exactly one budget in --budgets.")
