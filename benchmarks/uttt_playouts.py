@@ -17,8 +17,9 @@ position (20 plies of a seeded game):
   is ``wins=off``) in a search of ``--iterations`` from each position.
 
 Measurements are interleaved repetition by repetition (medians printed, with the range),
-and the load average is printed before and after: on a shared machine the ratios between
-policies mean more than the rates. The last lines are one summary line per policy.
+in CPU seconds of this process (``time.process_time``: another program slows the wall clock,
+not, to first order, these counts), and the load average is printed before and after: on a
+shared machine the ratios between policies mean more than the rates. The last lines are one summary line per policy.
 """
 
 from __future__ import annotations
@@ -82,19 +83,19 @@ def main(argv=None) -> int:
             s = engine.to_array(state)
             for p in policies.POLICIES:
                 code = policies.policy_code(p)
-                start = time.perf_counter()
+                start = time.process_time()
                 policies.playout_rate_sample(s, args.playouts, engine.new_rng(3), code, 0)
                 rates.setdefault((name, p, "playout"), []).append(
-                    args.playouts / (time.perf_counter() - start))
+                    args.playouts / (time.process_time() - start))
                 bot = bots[p]
                 bot.pool.reset()
-                start = time.perf_counter()
+                start = time.process_time()
                 bot.choose(state)
                 rates.setdefault((name, p, "search"), []).append(
-                    args.iterations / (time.perf_counter() - start))
+                    args.iterations / (time.process_time() - start))
     load_after = os.getloadavg()
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}; "
-          f"{os.cpu_count()} cpus; {args.repeats} repeats, medians [min, max]")
+          f"{os.cpu_count()} cpus; {args.repeats} repeats, medians [min, max] per CPU-second")
     for name in positions:
         print(f"\n{name}:")
         base = statistics.median(rates[name, "wins", "search"])

@@ -1,0 +1,157 @@
+"""The results table of the chapter "Enhancements that matter": every stored match in one place.
+
+The chapter prints one table of its measured matches, and each section's verdict points to
+a row of it. :func:`results_table` builds the rows from the stored files under ``data/``
+(each row names the file it reads), so the table and the data cannot drift apart, and
+:func:`format_results` prints it. A row's score is A's, with the 95% interval that treats
+each pair of games sharing an opening as one observation
+(:func:`mctslib.play.stats.pair_score_interval`); its speed column, where there is one, is
+A's iterations per CPU-second over B's, from the stored benchmark named in
+:data:`SPEED_SOURCES` (``None``: not measured, or not a speed question).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...play.arena import MatchResult, letters
+from ...play.elo_sprt import pair_outcomes
+from ...play.stats import pair_score_interval
+from . import alphabeta, rave, transpositions
+
+ROOT = Path(__file__).resolve().parents[3]
+#: The stored benchmarks the speed column reads.
+SPEED_SOURCES = {"rave": "benchmarks/results/rave_speed.json",
+                 "transpositions": "benchmarks/results/transposition_speed.txt",
+                 "playouts": "benchmarks/results/uttt_playouts.txt"}
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One row of the results table: a match, A against B."""
+
+    section: str
+    what: str
+    setting: str
+    source: str
+    results: str
+    speed: float | None = None
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        """A's wins, draws and losses."""
+        return tuple(self.results.count(letter) for letter in "WDL")
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    @property
+    def score(self) -> tuple[float, float, float]:
+        """A's score and its 95% interval, pairs of games as observations."""
+        return pair_score_interval(pair_outcomes(self.results))
+
+    def line(self) -> str:
+        """The row as printed: what, setting, games, W-D-L, score [interval], speed."""
+        score, low, high = self.score
+        speed = "" if self.speed is None else f"{self.speed:5.2f}"
+        wdl = "-".join(str(n) for n in self.counts)
+        return (f"{self.what:<28} {self.setting:<22} {self.games:>5} {wdl:>11}  "
+                f"{score:.3f} [{low:.3f}, {high:.3f}]  {speed}")
+
+
+HEADER = (f"{'A against B':<28} {'game, budget a move':<22} {'games':>5} {'W-D-L':>11}  "
+          f"score of A [95%]  speed A/B")
+
+
+def _rave_rows(name: str) -> dict:
+    return {row["label"]: row["results"] for row in rave.load_experiment(name).comparisons}
+
+
+def _speed(kind: str) -> dict:
+    """Speed ratios from the stored benchmarks (A's iterations per CPU-second over B's)."""
+    path = ROOT / SPEED_SOURCES[kind]
+    if kind == "rave":
+        table = json.loads(path.read_text())["iterations_per_second"]
+        hex_ = table["hex 7x7 empty"]
+        uttt = table["uttt empty"]
+        return {"hex rave": hex_["rave"] / hex_["uct"], "hex grave": hex_["grave"] / hex_["uct"],
+                "uttt rave": uttt["rave in the bot"] / uttt["bot (uttt_uct)"],
+                "uttt rave prior": uttt["rave + prior in the bot"] / uttt["bot (uttt_uct)"]}
+    if kind == "transpositions":
+        ratios = {}
+        for line in path.read_text().splitlines():
+            found = re.match(r"\s*(\S+)\s+(.+?)\s+(\d+) it \|.*DAG/tree ([\d.]+)$", line)
+            if found:
+                game, where, iterations, ratio = found.groups()
+                ratios[game, where, int(iterations)] = float(ratio)
+        return ratios
+    lines = path.read_text().splitlines()  # the policies' rows from the empty board
+    ratios = {}
+    for line in lines[lines.index("empty board:") + 1:]:
+        if not line.strip():
+            break
+        ratios[line.split(";")[0].strip()] = float(line.rsplit(":", 1)[1])
+    return ratios
+
+
+def results_table() -> list[MatchRow]:
+    """Every match the chapter's verdicts rest on, in the chapter's order (see the module)."""
+    hex_ = _rave_rows("hex_10k")
+    speed = _speed("rave")
+    rows = [MatchRow("RAVE", "RAVE vs UCT (c = 0.4)", "Hex 7x7, 10,000", "data/rave/hex_10k.json",
+                     hex_["rave vs uct"], speed["hex rave"]),
+            MatchRow("RAVE", "GRAVE vs UCT (c = 0.4)", "Hex 7x7, 10,000",
+                     "data/rave/hex_10k.json", hex_["grave vs uct"], speed["hex grave"])]
+    equal_cpu = _rave_rows("hex_equal_cpu")
+    for kind, iterations in rave.HEX_EQUAL_CPU.items():
+        rows.append(MatchRow("RAVE", f"{kind.upper()} vs UCT, equal CPU time",
+                             f"Hex, 10,000 vs {iterations:,}", "data/rave/hex_equal_cpu.json",
+                             equal_cpu[f"{kind} vs uct {iterations}"]))
+    for label, results in _rave_rows("uttt_bot_confirm").items():
+        prior = "prior" in label
+        what = label.replace("rave ", "RAVE ").replace(" prior=20", ", prior") + " vs bot"
+        rows.append(MatchRow("RAVE", what, "UTTT, 100,000", "data/rave/uttt_bot_confirm.json",
+                             results, speed["uttt rave prior" if prior else "uttt rave"]))
+    tt = _speed("transpositions")
+    data = transpositions.DEFAULT_DATA
+    c4 = transpositions.load_part(transpositions.part_path("connect_four", "10000it", 0, data))
+    confirm = transpositions.load_match("connect_four", "10000it", data, "_confirm")
+    uttt = transpositions.load_part(transpositions.part_path("uttt", "100000it", 4, data,
+                                                             "_fixed"))
+    rows += [MatchRow("transpositions", "graph vs tree", "Connect Four, 10,000",
+                      "data/transpositions/connect_four_10000it_part0.json", c4.results,
+                      tt["connect_four", "empty", 10_000]),
+             MatchRow("transpositions", "graph vs tree (new games)", "Connect Four, 10,000",
+                      "data/transpositions/connect_four_10000it_confirm_part*.json",
+                      confirm["results"], tt["connect_four", "empty", 10_000]),
+             MatchRow("transpositions", "graph vs tree", "UTTT, 100,000",
+                      "data/transpositions/uttt_100000it_fixed_part4.json", uttt.results,
+                      tt["uttt", "empty", 100_000])]
+    rollouts = {row["label"]: row["results"] for row in json.loads(
+        (ROOT / "data/uttt/enhancements/rollouts.json").read_text())["comparisons"]}
+    playouts = _speed("playouts")
+    for policy in ("safe", "capture", "greedy"):
+        rows.append(MatchRow("rollouts", f"{policy} vs win-taking playouts", "UTTT, 20,000",
+                             "data/uttt/enhancements/rollouts.json",
+                             rollouts[f"playout={policy} vs wins, iters=20000"],
+                             playouts[policy]))
+    for name, what in (("stop_20k_noreuse", "early stop vs none, no reuse"),
+                       ("stop_20k", "early stop vs none, reuse")):
+        match, _ = MatchResult.load(ROOT / f"data/uttt/enhancements/{name}.json")
+        rows.append(MatchRow("stopping", what, "UTTT, 20,000",
+                             f"data/uttt/enhancements/{name}.json", letters(match.records)))
+    counted = alphabeta.load_match(ROOT / "data/uttt/alphabeta/nodes790k_vs_iters127k_codingame.json")
+    rows.append(MatchRow("alpha-beta", "alpha-beta vs MCTS bot", "UTTT, 790k nodes / 127k",
+                         "data/uttt/alphabeta/nodes790k_vs_iters127k_codingame.json",
+                         counted.results))
+    return rows
+
+
+def format_results(rows: list[MatchRow] | None = None) -> str:
+    """The results table as text, one line a match under :data:`HEADER`."""
+    rows = results_table() if rows is None else rows
+    return "\n".join([HEADER] + [row.line() for row in rows])
