@@ -10,7 +10,12 @@ a time on a quiet machine, whose printed output is stored verbatim under
   and at 100 ms);
 * ``time_management``: ``python benchmarks/time_management.py`` (how far a timed search
   overruns its budget, a safety margin, early stopping); ``time_management_run2``: a second
-  run of it, which also lists every move over its budget with its game and move number.
+  run of it, which also lists every move over its budget with its game and move number;
+* ``uttt_equal_time``: ``python benchmarks/uttt_equal_time.py`` (the counts of iterations
+  and of OpenSpiel's simulations that take 100 ms of CPU a move on average, in CPU time, so
+  that a busy machine changes them little; :func:`equal_time_counts` reads them);
+* ``uttt_reuse_cost``: ``python benchmarks/uttt_reuse_cost.py`` (CPU time per move of the
+  bot with and without tree reuse, on the same positions).
 
 The chapter prints these files so that every speed it quotes is pinned by the tests; a
 re-run of the scripts on another machine gives other numbers, and replaces the files.
@@ -28,6 +33,8 @@ BENCHMARK_COMMANDS = {
     "time_management": "python benchmarks/time_management.py",
     "time_management_run2": "python benchmarks/time_management.py",  # a second run, with the
     # list of moves over budget (game and move number) that the first run did not print
+    "uttt_equal_time": "python benchmarks/uttt_equal_time.py --games 4",
+    "uttt_reuse_cost": "python benchmarks/uttt_reuse_cost.py --games 6",
 }
 
 
@@ -36,8 +43,8 @@ def stored_benchmark(name: str, directory=None) -> str:
 
     Parameters
     ----------
-    name : {"uttt_speed_per_move", "time_management", "time_management_run2"}
-        Which benchmark (the file ``NAME.txt``).
+    name : str
+        Which benchmark, a key of :data:`BENCHMARK_COMMANDS` (the file ``NAME.txt``).
     directory : path, optional
         Where the files are (default :data:`BENCHMARK_RESULTS`).
 
@@ -94,4 +101,42 @@ def benchmark_row(name: str, first_field: str, directory=None) -> list[str]:
     return rows[0]
 
 
-__all__ = ["BENCHMARK_COMMANDS", "BENCHMARK_RESULTS", "benchmark_row", "stored_benchmark"]
+def equal_time_counts(directory=None) -> dict:
+    """The counts ``benchmarks/uttt_equal_time.py`` found, and the CPU times it measured.
+
+    Returns
+    -------
+    dict
+        ``iterations`` (our bot) and ``simulations`` (OpenSpiel's) for 100 ms of CPU a move
+        on average over whole games; ``ours_ms`` and ``openspiel_ms``, the mean CPU ms per
+        move measured in the check round (its counts before the final rounding);
+        ``ten_times_ours_ms`` and ``ten_times_openspiel_ms``, the same with ten times
+        OpenSpiel's count.
+
+    Notes
+    -----
+    Chapter "Ultimate Tic-Tac-Toe: tuning a real bot" ("Speed first", "Against OpenSpiel").
+    """
+    import re
+
+    text = stored_benchmark("uttt_equal_time", directory)
+
+    def number(pattern: str, source: str = text) -> float:
+        found = re.search(pattern, source)
+        if found is None:
+            raise ValueError(f"the stored uttt_equal_time output has no match for {pattern!r}.")
+        return float(found.group(1).replace(",", ""))
+
+    check = next(line for line in text.splitlines() if "round 2" in line)
+    ten = next(line for line in text.splitlines() if "ten times" in line)
+    mean = r"mean ([\d.]+) ms CPU"
+    return {"iterations": int(number(r"ours ([\d,]+) iterations,")),
+            "simulations": int(number(r"OpenSpiel ([\d,]+) simulations \(")),
+            "ours_ms": number(mean, check.split("; OpenSpiel")[0]),
+            "openspiel_ms": number(mean, check.split("; OpenSpiel")[1]),
+            "ten_times_ours_ms": number(mean, ten.split("; OpenSpiel")[0]),
+            "ten_times_openspiel_ms": number(mean, ten.split("; OpenSpiel")[1])}
+
+
+__all__ = ["BENCHMARK_COMMANDS", "BENCHMARK_RESULTS", "benchmark_row", "equal_time_counts",
+           "stored_benchmark"]

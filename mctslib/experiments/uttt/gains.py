@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..._checks import check_choice, check_real, is_sequence
 from .registry import budget_directory
 from .results import experiment_path, load_experiment
@@ -25,14 +27,19 @@ STORED_BUDGETS = ("full", "realistic", "deep")
 DECISIONS = ("solver", "wins", "playout_wins", "tree_wins", "reuse")
 
 
-def gains_by_budget(data_dir=None) -> dict[str, list[dict]]:
+def gains_by_budget(data_dir=None, timed: bool = True) -> dict[str, list[dict]]:
     """Every stored on/off comparison, grouped by decision, cheapest budget first.
 
     Parameters
     ----------
     data_dir : path, optional
-        The folder holding the full results and the ``realistic`` and
-        ``deep`` subfolders (default: the repository's ``data/uttt``).
+        The folder holding the full results and the ``realistic``, ``deep``
+        and ``playing`` subfolders (default: the repository's ``data/uttt``).
+    timed : bool
+        Include the matches played on the clock (tree reuse at 10, 50 and
+        100 ms, which do not repeat and did not store their iterations);
+        False keeps only iteration budgets, among them tree reuse at equal
+        new iterations (``playing/reuse_decision.json``, budget ``"playing"``).
 
     Returns
     -------
@@ -41,7 +48,7 @@ def gains_by_budget(data_dir=None) -> dict[str, list[dict]]:
         least one stored point, and ``"centre"`` (the centre opening against
         the bot's own searched first move) when stored. A point is a dict:
         ``budget`` (the registry budget: ``"full"``, ``"realistic"``,
-        ``"deep"``), ``unit`` (``"iters"`` or ``"ms"``), ``value`` (iterations
+        ``"deep"``, ``"playing"``), ``unit`` (``"iters"`` or ``"ms"``), ``value`` (iterations
         or ms per move), ``games``, ``score``, ``interval_95``,
         ``reproducible`` and ``label``. Points are sorted by unit, then value.
 
@@ -49,10 +56,12 @@ def gains_by_budget(data_dir=None) -> dict[str, list[dict]]:
     -----
     Chapter "Ultimate Tic-Tac-Toe: tuning a real bot", "Decisions at the budget a bot plays with".
     """
+    if not isinstance(timed, (bool, np.bool_)):
+        raise ValueError(f"timed must be True or False, got {timed!r:.40}.")
     gains: dict[str, list[dict]] = {}
-    for budget in STORED_BUDGETS:
+    for budget in (*STORED_BUDGETS, "playing"):
         directory = budget_directory(budget, data_dir)
-        for name in ("solver", "win_taking", "reuse", "centre"):
+        for name in ("solver", "win_taking", "reuse", "centre", "reuse_decision"):
             if not experiment_path(name, directory).is_file():
                 continue
             result = load_experiment(name, directory)
@@ -61,6 +70,8 @@ def gains_by_budget(data_dir=None) -> dict[str, list[dict]]:
                 if decision is None:
                     continue
                 unit = "ms" if "ms=" in c.label else "iters"
+                if unit == "ms" and not timed:
+                    continue
                 value = c.value if isinstance(c.value, (int, float)) else (
                     result.parameters.get("iterations"))
                 gains.setdefault(decision, []).append({
