@@ -2,7 +2,7 @@
 
     python benchmarks/parallel_speed.py [--repeats 7] [--ms 100] [--out]
 
-Chapter "Many workers and a learned prior" (chapter 7). For each mode of
+Chapter 7b, "Parallel search". For each mode of
 :class:`mctslib.bots.parallel.ParallelBot` (Chaslot, Winands and van den Herik
 2008: root, tree with virtual loss 1, leaf) and 1 and 2 workers, one search of
 ``--ms`` milliseconds from each of three fixed positions four plies in (seeded

@@ -1,6 +1,6 @@
 """A parallel UCT player for Ultimate Tic-Tac-Toe: root, tree or leaf parallelism on threads.
 
-Chapter "Many workers and a learned prior" (chapter 7). :class:`ParallelSpec`
+Chapter 7b, "Parallel search". :class:`ParallelSpec`
 is a frozen description of a player, called like a factory
 ``spec(seed=generator)`` by :func:`mctslib.play.arena.play_match` to build a
 fresh :class:`ParallelBot` for each game (as :class:`mctslib.bots.uttt.BotSpec`

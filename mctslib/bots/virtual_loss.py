@@ -1,6 +1,6 @@
 """An arena player for UTTT: K simulated workers on one UCT tree with virtual loss (chapter 7).
 
-Chapter "Many workers and a learned prior". :class:`VirtualLossSpec` is a
+Chapter 7b, "Parallel search". :class:`VirtualLossSpec` is a
 frozen description of a player, called like a factory ``spec(seed=generator)``
 by :func:`mctslib.play.arena.play_match` to build a fresh
 :class:`VirtualLossBot` for each game (as

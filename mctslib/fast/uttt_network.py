@@ -1,6 +1,6 @@
 """A small policy/value network for Ultimate Tic-Tac-Toe, evaluated in numba (chapter 7).
 
-The chapter "Many workers and a learned prior" (chapter 7) trains this
+The chapter "PUCT and Gumbel: search with a learned prior" (chapter 7) trains this
 network from the fast UCT bot's self-play (:mod:`mctslib.experiments.puct.network`,
 expert iteration after Anthony, Tian and Barber 2017) and calls it from inside
 a numba search, as the top CodinGame bots do: no Python call per leaf.

@@ -1,6 +1,6 @@
 """Real parallel UCT on Ultimate Tic-Tac-Toe: numba kernels that run on several threads at once.
 
-Chapter "Many workers and a learned prior" (chapter 7). The three schemes of
+Chapter 7b, "Parallel search". The three schemes of
 Chaslot, Winands and van den Herik, "Parallel Monte-Carlo Tree Search"
 (Computers and Games 2008), on the engine of :mod:`mctslib.fast.uttt_uct`
 (its ``_select``, ``_expand``, node layout and playouts, imported, not copied).

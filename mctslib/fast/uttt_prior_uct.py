@@ -1,6 +1,6 @@
 """The UCT bot's search with the network's policy as a progressive bias (chapter 7).
 
-The chapter "Many workers and a learned prior" (chapter 7) finds that PUCT with
+The chapter "PUCT and Gumbel: search with a learned prior" (chapter 7) finds that PUCT with
 the network at every leaf loses to the UCT bot at equal time, because a network
 call costs about as much as 8.7 random playouts. This kernel spends the network
 where it is cheap: the UCT bot's search (:mod:`mctslib.fast.uttt_uct`, 0/1

@@ -1,6 +1,6 @@
 """PUCT on Ultimate Tic-Tac-Toe with the network called inside numba (chapter 7).
 
-The chapter "Many workers and a learned prior" (chapter 7) asks whether the
+The chapter "PUCT and Gumbel: search with a learned prior" (chapter 7) asks whether the
 small network of :mod:`mctslib.fast.uttt_network` inside the search, as the
 top CodinGame bots use one, beats our plain UCT at equal time per move. This
 kernel is that search: each leaf is evaluated by a compiled call to the

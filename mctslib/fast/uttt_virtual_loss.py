@@ -1,6 +1,6 @@
 """K simulated workers on one UCT tree with virtual loss, for Ultimate Tic-Tac-Toe, in numba.
 
-Chapter "Many workers and a learned prior" (chapter 7). The fast twin of the
+Chapter 7b, "Parallel search". The fast twin of the
 readable :class:`mctslib.search.parallel.ParallelUCTSearch`: the same model,
 the same order of random draws, so the same tree for the same xorshift seed
 (the tests compare them node by node, and ``workers=1`` with

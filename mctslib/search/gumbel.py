@@ -1,6 +1,6 @@
 """Gumbel MuZero search: planning that improves the policy with few simulations (chapter 7).
 
-The chapter "Many workers and a learned prior" (chapter 7) compares this search with PUCT
+The chapter "PUCT and Gumbel: search with a learned prior" (chapter 7) compares this search with PUCT
 at 2 to 32 simulations. It is the search of Danihelka, Guez, Schrittwieser and Silver,
 "Policy improvement by planning with Gumbel" (ICLR 2022), written for any game of the
 :class:`~mctslib.games.GameState` protocol and an evaluator ``evaluator(state) -> (priors,

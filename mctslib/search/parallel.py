@@ -1,6 +1,6 @@
-"""K workers on one UCT tree with virtual loss, simulated in turns (chapter 7).
+"""K workers on one UCT tree with virtual loss, simulated in turns (chapter 7b).
 
-The chapter "Many workers and a learned prior" asks where more workers stop
+The chapter "Parallel search" (7b) asks where more workers stop
 paying. Real threads answer that only for as many cores as the machine has
 and never twice the same way; this module is a *deterministic model* of tree
 parallelism (Chaslot, Winands and van den Herik 2008, "Parallel Monte-Carlo

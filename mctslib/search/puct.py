@@ -1,4 +1,4 @@
-"""PUCT: tree search guided by a prior and a value (chapter 7, 'Many workers and a learned prior').
+"""PUCT: tree search guided by a prior and a value (chapter 7, "PUCT and Gumbel").
 
 UCT (the UCT chapter) needs only the rules and a fast random playout. PUCT
 (AlphaGo Zero, Silver et al. 2017; AlphaZero, Silver et al. 2018; MuZero,

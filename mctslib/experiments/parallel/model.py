@@ -1,6 +1,6 @@
 """Where more workers stop paying: K simulated workers with virtual loss on UTTT (chapter 7).
 
-Chapter "Many workers and a learned prior". The model of K workers on one tree
+Chapter 7b, "Parallel search". The model of K workers on one tree
 (:mod:`mctslib.search.parallel`, kernel :mod:`mctslib.fast.uttt_virtual_loss`)
 is deterministic, so the *search overhead* of K workers (what they lose
 against one worker at the same total number of iterations, because each

@@ -1,6 +1,6 @@
 """Strength of real threads: K workers against one at equal wall time on UTTT (chapter 7).
 
-Chapter "Many workers and a learned prior". The speed benchmark
+Chapter 7b, "Parallel search". The speed benchmark
 (``benchmarks/parallel_speed.py``) counts iterations; this match asks whether
 they buy strength: :class:`mctslib.bots.parallel.ParallelBot` with ``workers``
 threads (A) against the same bot with one (B, the sequential search), both

@@ -1,6 +1,6 @@
 """Gumbel MuZero against PUCT with the UTTT network, at 2 to 32 simulations (chapter 7).
 
-The chapter "Many workers and a learned prior" (chapter 7) asks what Danihelka,
+The chapter "PUCT and Gumbel: search with a learned prior" (chapter 7) asks what Danihelka,
 Guez, Schrittwieser and Silver ("Policy improvement by planning with Gumbel",
 ICLR 2022) claim: with few simulations, Gumbel MuZero's root (Gumbel-top-k
 sampling without replacement, sequential halving, completed Q values) plays

@@ -1,6 +1,6 @@
 """Tic-tac-toe as JAX tables, so that DeepMind's mctx can search it (chapter 7 and its tests).
 
-The chapter 'Many workers and a learned prior' checks the readable PUCT
+The chapter 'PUCT and Gumbel: search with a learned prior' (7) checks the readable PUCT
 (:mod:`mctslib.search.puct`) and Gumbel MuZero against ``mctx``. mctx searches
 a *model*: a ``recurrent_fn(params, rng_key, action, embedding)`` that returns
 the reward, the discount, the prior logits and the value after a move. Here

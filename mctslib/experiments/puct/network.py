@@ -1,6 +1,6 @@
 """Self-play data, training and measurements of the UTTT network (chapter 7).
 
-The chapter "Many workers and a learned prior" (chapter 7) trains a small
+The chapter "PUCT and Gumbel: search with a learned prior" (chapter 7) trains a small
 policy/value network for Ultimate Tic-Tac-Toe by *expert iteration* (Anthony,
 Tian and Barber 2017, "Thinking fast and slow with deep learning and tree
 search"): the expert is our fast UCT bot, the apprentice the network.

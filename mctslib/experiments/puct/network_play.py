@@ -1,6 +1,6 @@
 """The UTTT network playing: its cost, its search's speed, and stored matches (chapter 7).
 
-The chapter "Many workers and a learned prior" (chapter 7) asks whether the
+The chapter "PUCT and Gumbel: search with a learned prior" (chapter 7) asks whether the
 small network trained by :mod:`mctslib.experiments.puct.network`, called at
 every leaf of a PUCT search (:mod:`mctslib.fast.uttt_puct`), beats our plain
 UCT bot at equal iterations and at equal time per move. This module holds
