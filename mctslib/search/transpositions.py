@@ -81,7 +81,11 @@ three formulas were written from the paper's description as later work
 summarises it and checked against an independent public implementation; they
 were not checked against the paper's own text. Where that implementation
 refreshes UCT3's value of every ancestor of an updated node, this module
-refreshes the path only (the choice stated above).
+refreshes the path only (the choice stated above). So the names ``"uct1"``,
+``"uct2"`` and ``"uct3"`` are this library's labels for the three rules described
+here, not a claim about which of the paper's rules they match; the chapter names
+the rules by what they do (the edge's mean, the child position's mean, a mean
+backed up from the children).
 """
 
 from __future__ import annotations
