@@ -58,7 +58,6 @@ import numpy as np
 from numba import njit
 
 from .._checks import check_int
-from .node_pool import add_children
 from .uttt import (
     CLOSED,
     COMPLETES,
@@ -71,14 +70,11 @@ from .uttt import (
     SELECT,
     STATE_SIZE,
     _board_cell,
-    legal_moves,
     play,
     playout,
     result,
-    winning_moves,
 )
-from .uttt_uct import LOG_OF, LOSS, UNKNOWN, _backup, _prove_leaf
-from .xorshift import shuffle_prefix
+from .uttt_uct import LOG_OF, LOSS, UNKNOWN, _backup, _expand, _prove_leaf
 
 #: Distinct moves (cells) of Ultimate Tic-Tac-Toe: a table has 2 * MOVES entries.
 MOVES = 81
@@ -205,6 +201,55 @@ def _credit(base, m, reward2, amaf):
     amaf[off + 1] += reward2
 
 
+@njit(cache=True, inline="always")
+def _amaf_update(s, leaf_marks, played, path, depth, root_player, scoring, move, table, amaf,
+                 tables):
+    """Credit every node of ``path[:depth]`` with the moves made after it; return the tables used.
+
+    The playout's moves are the cells marked in ``s`` (the finished game) that were empty at
+    the leaf (``leaf_marks``), listed into ``played``, X's first. Each node is credited,
+    once per (player, move), with the playout's moves and the tree moves below it, every one
+    with the reward of the player who made it (doubled: 2, 1 or 0). A node without a table
+    gets the next free one (none when the tables are full: that node is skipped); a leaf
+    after which nothing was played gets none, as in the readable search.
+    """
+    capacity = amaf.shape[0] // (4 * MOVES)
+    r0 = np.int32(2.0 * result(s, 0, scoring))
+    r1 = np.int32(2.0 * result(s, 1, scoring))
+    x_moves = length = 0  # played[:x_moves]: X's playout moves, then O's up to length
+    for p in range(2):
+        for b in range(9):
+            bits = s[9 * p + b] & ~leaf_marks[9 * p + b]
+            while bits != 0:
+                played[length] = MOVE_OF[b, SELECT[bits & FULL, 0]]
+                length += 1
+                bits &= bits - 1
+        if p == 0:
+            x_moves = length
+    for d in range(depth - 1, -1, -1):
+        if length == 0 and d == depth - 1:
+            continue
+        t = table[path[d]]
+        if t < 0 and tables < capacity:  # its first simulation: a fresh table
+            t, tables = tables, tables + 1
+            table[path[d]] = t
+            amaf[4 * MOVES * t:4 * MOVES * (t + 1)] = 0
+        if t < 0:
+            continue
+        x_base, o_base = 2 * t * MOVES, (2 * t + 1) * MOVES
+        for k in range(length):
+            if k < x_moves:
+                _credit(x_base, played[k], r0, amaf)
+            else:
+                _credit(o_base, played[k], r1, amaf)
+        for e in range(d + 1, depth):  # the rest of the tree path; players alternate
+            if root_player ^ ((e - 1) & 1) == 0:
+                _credit(x_base, move[path[e]], r0, amaf)
+            else:
+                _credit(o_base, move[path[e]], r1, amaf)
+    return tables
+
+
 @njit(cache=True, error_model="numpy")
 def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, playout_wins,
                     tree_wins, solver_on, scoring, rng, used, tables_used, move, first_child,
@@ -244,7 +289,6 @@ def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, pla
         marks (int64) and 81 moves (int64).
     """
     capacity = move.shape[0]
-    table_capacity = amaf.shape[0] // (4 * MOVES)
     count, tables = used[0], tables_used[0]
     root_player = root_state[PLAYER]
     done = 0
@@ -263,20 +307,14 @@ def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, pla
             path[depth] = node
             depth += 1
         if scratch[OUTCOME] == ONGOING and (visits[node] >= 1 or node == 0):  # expansion
-            if tree_wins and winning_moves(scratch, scoring, buf) > 0:
-                n = 1  # buf[0], the lowest winning move
-            else:
-                n = legal_moves(scratch, buf)
-            if count + n <= capacity:
-                shuffle_prefix(buf, n, rng)
-                add_children(node, count, n, buf, move, first_child, child_count, visits, wins,
-                             proven, UNKNOWN)
-                for child in range(count, count + n):
-                    table[child] = -1
-                    prior[child] = move_prior(scratch, move[child]) if prior_visits > 0.0 \
-                        else 0.5
-                node = count
-                count += n
+            grown = _expand(node, scratch, count, capacity, rng, tree_wins, scoring, move,
+                            first_child, child_count, visits, wins, proven, buf)
+            for child in range(count, grown):  # no table yet; the prior of each new move
+                table[child] = -1
+                prior[child] = (move_prior(scratch, move[child]) if prior_visits > 0.0
+                                else PRIOR_NEUTRAL)
+            if grown > count:
+                node, count = count, grown
                 play(scratch, move[node])
                 path[depth] = node
                 depth += 1
@@ -289,42 +327,8 @@ def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, pla
         playout(scratch, rng, playout_wins, scoring, buf)  # simulation
         reward = result(scratch, mover, scoring)
         if use_amaf:  # every move after a node, credited to the player who made it
-            r0 = np.int32(2.0 * result(scratch, 0, scoring))
-            r1 = np.int32(2.0 * result(scratch, 1, scoring))
-            x_moves = 0  # played[:x_moves]: X's playout moves, then O's up to length
-            length = 0
-            for p in range(2):
-                for b in range(9):
-                    bits = scratch[9 * p + b] & ~leaf_marks[9 * p + b]
-                    while bits != 0:
-                        played[length] = MOVE_OF[b, SELECT[bits & FULL, 0]]
-                        length += 1
-                        bits &= bits - 1
-                if p == 0:
-                    x_moves = length
-            for d in range(depth - 1, -1, -1):
-                if length == 0 and d == depth - 1:
-                    continue  # nothing was played after the leaf: no table (as readable)
-                current = path[d]
-                t = table[current]
-                if t < 0:
-                    if tables >= table_capacity:
-                        continue
-                    t = tables
-                    tables += 1
-                    table[current] = t
-                    for i in range(4 * MOVES * t, 4 * MOVES * (t + 1)):
-                        amaf[i] = 0
-                x_base, o_base = 2 * t * MOVES, (2 * t + 1) * MOVES
-                for k in range(x_moves):
-                    _credit(x_base, played[k], r0, amaf)
-                for k in range(x_moves, length):
-                    _credit(o_base, played[k], r1, amaf)
-                for e in range(d + 1, depth):  # the rest of the tree path
-                    if root_player ^ ((e - 1) & 1) == 0:  # players alternate from the root's
-                        _credit(x_base, move[path[e]], r0, amaf)
-                    else:
-                        _credit(o_base, move[path[e]], r1, amaf)
+            tables = _amaf_update(scratch, leaf_marks, played, path, depth, root_player, scoring,
+                                  move, table, amaf, tables)
         _backup(path, depth, reward, False, solver_on, first_child, child_count, visits, wins,
                 proven)
         done += 1
