@@ -201,6 +201,41 @@ def _credit(base, m, reward2, amaf):
     amaf[off + 1] += reward2
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _descend_rave(root_state, scratch, path, count, capacity, rng, c, bias, use_amaf,
+                  prior_visits, tree_wins, solver_on, scoring, move, first_child, child_count,
+                  visits, wins, proven, table, prior, amaf, buf):
+    """Selection by :func:`_select_rave`, then the bot's expansion: ``(node, depth, count)``.
+
+    ``scratch`` ends as the leaf's position and ``path[:depth]`` holds the nodes from the
+    root to it; new children get no AMAF table and, with a prior, their move's value.
+    """
+    for i in range(STATE_SIZE):
+        scratch[i] = root_state[i]
+    node, depth = 0, 1
+    path[0] = 0
+    while child_count[node] > 0:  # selection
+        node = _select_rave(node, scratch[PLAYER], c, bias, use_amaf, prior_visits, solver_on,
+                            first_child, child_count, move, visits, wins, proven, table, prior,
+                            amaf)
+        play(scratch, move[node])
+        path[depth] = node
+        depth += 1
+    if scratch[OUTCOME] == ONGOING and (visits[node] >= 1 or node == 0):  # expansion
+        grown = _expand(node, scratch, count, capacity, rng, tree_wins, scoring, move,
+                        first_child, child_count, visits, wins, proven, buf)
+        for child in range(count, grown):  # no table yet; the prior of each new move
+            table[child] = -1
+            prior[child] = (move_prior(scratch, move[child]) if prior_visits > 0.0
+                            else PRIOR_NEUTRAL)
+        if grown > count:
+            node, count = count, grown
+            play(scratch, move[node])
+            path[depth] = node
+            depth += 1
+    return node, depth, count
+
+
 @njit(cache=True, inline="always")
 def _amaf_update(s, leaf_marks, played, path, depth, root_player, scoring, move, table, amaf,
                  tables):
@@ -295,29 +330,10 @@ def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, pla
     while done < iterations:
         if solver_on and proven[0] != UNKNOWN:
             break  # the root is proven
-        for i in range(STATE_SIZE):
-            scratch[i] = root_state[i]
-        node, depth = 0, 1
-        path[0] = 0
-        while child_count[node] > 0:  # selection
-            node = _select_rave(node, scratch[PLAYER], c, bias, use_amaf, prior_visits,
-                                solver_on, first_child, child_count, move, visits, wins, proven,
-                                table, prior, amaf)
-            play(scratch, move[node])
-            path[depth] = node
-            depth += 1
-        if scratch[OUTCOME] == ONGOING and (visits[node] >= 1 or node == 0):  # expansion
-            grown = _expand(node, scratch, count, capacity, rng, tree_wins, scoring, move,
-                            first_child, child_count, visits, wins, proven, buf)
-            for child in range(count, grown):  # no table yet; the prior of each new move
-                table[child] = -1
-                prior[child] = (move_prior(scratch, move[child]) if prior_visits > 0.0
-                                else PRIOR_NEUTRAL)
-            if grown > count:
-                node, count = count, grown
-                play(scratch, move[node])
-                path[depth] = node
-                depth += 1
+        node, depth, count = _descend_rave(
+            root_state, scratch, path, count, capacity, rng, c, bias, use_amaf, prior_visits,
+            tree_wins, solver_on, scoring, move, first_child, child_count, visits, wins, proven,
+            table, prior, amaf, buf)
         mover = 1 - scratch[PLAYER]  # who made the last move on the path
         if solver_on and scratch[OUTCOME] != ONGOING:
             _prove_leaf(node, scratch, scoring, proven)
@@ -335,10 +351,3 @@ def rave_uct_kernel(root_state, iterations, c, bias, use_amaf, prior_visits, pla
     used[0], tables_used[0] = count, tables
     return done
 
-
-def work_arrays() -> tuple:
-    """Scratch state, path, move buffer, leaf marks, playout moves (what the kernel takes)."""
-    from .uttt_uct import MAX_PATH
-    return (np.zeros(STATE_SIZE, dtype=np.int64), np.zeros(MAX_PATH, dtype=np.int64),
-            np.zeros(81, dtype=np.int64), np.zeros(18, dtype=np.int64),
-            np.zeros(81, dtype=np.int64))
