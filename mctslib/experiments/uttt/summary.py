@@ -21,8 +21,9 @@ from .results import load_experiment
 
 #: (section, what, budget shown, registry budget, experiment, comparison label or prefix)
 ROWS = (
-    ("speed", "1,000 vs 500 iterations", "", "realistic", "doubling", "iters=1000 vs 500"),
-    ("speed", "32,000 vs 16,000 iterations", "", "realistic", "doubling",
+    ("speed", "each budget vs half of it", "1,000 / 500", "realistic", "doubling",
+     "iters=1000 vs 500"),
+    ("speed", "each budget vs half of it", "32,000 / 16,000", "realistic", "doubling",
      "iters=32000 vs 16000"),
     ("c", "c = 0.3 vs 0.5", "1,000", "full", "exploration", "c=0.3,scale=01"),
     ("c", "c = 0.3 vs 0.5", "20,000", "realistic", "exploration", "c=0.3,scale=01"),
@@ -133,7 +134,6 @@ def results_table(data_dir=None) -> list[ResultRow]:
         comparison = next((c for c in stored.comparisons if c.label.startswith(label)), None)
         if comparison is None:
             raise ValueError(f"no comparison starting {label!r} in {name} ({budget})")
-        shown = shown or comparison.label.split("=")[1].split(" ")[0]
         rows.append(_row(section, what, shown, comparison, _decision(stored, comparison)))
     for name, what, shown in OPENSPIEL_ROWS:
         stored = result("playing", name)
@@ -145,11 +145,11 @@ def results_table(data_dir=None) -> list[ResultRow]:
 
 def format_results_table(rows) -> str:
     """The rows as text: what, budget, games, W-D-L, score [95%], Elo [95%], test decision."""
-    lines = [f"{'':<2}{'match (first-named bot scores)':<46}{'iterations':>16}{'games':>7}"
+    lines = [f"{'':<4}{'match (first-named bot scores)':<46}{'iterations':>16}{'games':>7}"
              f"{'W-D-L':>12}  score [95%]           Elo [95%]"]
     for number, row in enumerate(rows, 1):
         elo, low, high = row.elo
-        lines.append(f"{number:<2}{row.what:<46}{row.budget:>16}{row.games:>7}"
+        lines.append(f"{number:>2}. {row.what:<46}{row.budget:>16}{row.games:>7}"
                      f"{f'{row.wins}-{row.draws}-{row.losses}':>12}  {row.score:.3f} "
                      f"[{row.low:.3f}, {row.high:.3f}]  {elo:+5.0f} [{low:+.0f}, {high:+.0f}]"
                      + (f"  {row.decision}" if row.decision else ""))
