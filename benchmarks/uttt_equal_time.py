@@ -90,8 +90,8 @@ def rescaled(count: int, seconds: list[float], target: float) -> int:
 
 def two_digits(count: int) -> int:
     """``count`` rounded to two significant digits (74,613 -> 75,000)."""
-    digits = int(math.floor(math.log10(count))) - 1
-    return int(round(count, -digits))
+    digits = math.floor(math.log10(count)) - 1
+    return round(count, -digits)
 
 
 def main(argv=None) -> None:

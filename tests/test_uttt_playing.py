@@ -10,8 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from mctslib.experiments.uttt import EXPERIMENTS, load_experiment
-from mctslib.experiments.uttt import registry
+from mctslib.experiments.uttt import EXPERIMENTS, load_experiment, registry
 from mctslib.experiments.uttt.benchmark_files import equal_time_counts
 from mctslib.experiments.uttt.gains import gains_by_budget
 from mctslib.experiments.uttt.playing import (

@@ -20,17 +20,27 @@ losses, score and a 95% Wilson interval:
 - ``openspiel``: our best bot vs OpenSpiel's C++ MCTS (equal time, ms; or equal
   simulations with matched exploration, iterations)
 - ``doubling``: Elo per doubling, each budget against half of it (iterations)
+- ``c_decision``, ``reuse_decision``: the close calls settled at the playing
+  budget (100,000 iterations a move, every option on) by the Elo SPRT, each
+  match stopped by the test or at a cap declared before its first game
+  (:mod:`.playing`)
+- ``openspiel_sweep``, ``openspiel_equal_time``, ``openspiel_ten_times``:
+  OpenSpiel's ``uct_c`` tuned against its default, then our bot against the
+  tuned and the default OpenSpiel at equal CPU time and with ten times
+  OpenSpiel's time, as counts so that the games repeat (:mod:`.playing`)
 
 Each is a function (``budget_experiment``, ``exploration_experiment``, ...)
 with a small default budget that runs in seconds, for the chapter and CI;
 :data:`QUICK` holds tiny budgets (tests), :data:`FULL` the budgets of the
 stored results in ``data/uttt/NAME.json`` (decisions at 1,000 iterations),
 :data:`REALISTIC` the same decisions at 20,000 iterations per move
-(``data/uttt/realistic/NAME.json``) and :data:`DEEP` at 100,000
-(``data/uttt/deep/NAME.json``); this command regenerates them (see
+(``data/uttt/realistic/NAME.json``), :data:`DEEP` at 100,000
+(``data/uttt/deep/NAME.json``) and :data:`PLAYING` the decisions at the
+playing budget (``data/uttt/playing/NAME.json``); this command regenerates them (see
 ``data/uttt/README.md`` for each file's command, wall time and load)::
 
-    python -m mctslib.experiments.uttt [--budget quick|full|realistic|deep] [--only NAME ...]
+    python -m mctslib.experiments.uttt [--budget quick|full|realistic|deep|playing]
+                                       [--only NAME ...]
                                        [--jobs J | --scheduler tcp://HOST:PORT] [--out-dir DIR]
 
 and :func:`load_experiment` reads back. Every result records its parameters,
@@ -57,11 +67,19 @@ How the games are set up, everywhere:
 
 from .gains import gains_by_budget
 from .openspiel import openspiel_experiment
+from .playing import (
+    c_decision_experiment,
+    openspiel_counts_experiment,
+    openspiel_sweep_experiment,
+    play_pairs,
+    reuse_decision_experiment,
+)
 from .registry import (
     BUDGETS,
     DEEP,
     EXPERIMENTS,
     FULL,
+    PLAYING,
     QUICK,
     REALISTIC,
     budget_directory,
@@ -97,6 +115,7 @@ __all__ = [
     "DEEP",
     "EXPERIMENTS",
     "FULL",
+    "PLAYING",
     "QUICK",
     "REALISTIC",
     "Comparison",
@@ -104,6 +123,7 @@ __all__ = [
     "budget_directory",
     "budget_experiment",
     "build_parser",
+    "c_decision_experiment",
     "centre_experiment",
     "doubling_experiment",
     "experiment_path",
@@ -112,8 +132,12 @@ __all__ = [
     "games_needed_experiment",
     "load_experiment",
     "main",
+    "openspiel_counts_experiment",
     "openspiel_experiment",
+    "openspiel_sweep_experiment",
     "pair_analysis",
+    "play_pairs",
+    "reuse_decision_experiment",
     "reuse_experiment",
     "run_experiment",
     "solver_experiment",

@@ -145,8 +145,9 @@ def results_table(data_dir=None) -> list[ResultRow]:
 
 def format_results_table(rows) -> str:
     """The rows as text: what, budget, games, W-D-L, score [95%], Elo [95%], test decision."""
-    lines = [f"{'':<4}{'match (first-named bot scores)':<46}{'iterations':>16}{'games':>7}"
-             f"{'W-D-L':>12}  score [95%]           Elo [95%]"]
+    header = (f"{'':<4}{'match (first-named bot scores)':<46}{'iterations':>16}{'games':>7}"
+              f"{'W-D-L':>12}  score [95%]           Elo [95%]")
+    lines = [header]
     for number, row in enumerate(rows, 1):
         elo, low, high = row.elo
         lines.append(f"{number:>2}. {row.what:<46}{row.budget:>16}{row.games:>7}"
