@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import inspect
 import json
 import math
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-
-import inspect
 
 from . import openspiel, playing, statistics, tuning
 from .results import (
