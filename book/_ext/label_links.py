@@ -1,4 +1,4 @@
-"""Markdown links to a label in another chapter, ``[text](04_uct.ipynb#ch4-one-child)`` (a local Sphinx extension).
+"""Links to a label in another chapter, ``[text](04_uct.ipynb#ch4-one-child)`` (a Sphinx extension).
 
 A chapter refers to a section of another chapter with a plain Markdown link to that
 notebook and the section's MyST label, because that is the one form that works in both
@@ -52,7 +52,9 @@ class LabelLinkResolver(SphinxPostTransform):
                 LOGGER.warning(
                     f"link to {linked_doc!r} with anchor {label!r}: that label is in "
                     f"{target_doc!r}, not in {linked_doc!r}",
-                    location=node, type="ref", subtype="label_link",
+                    location=node,
+                    type="ref",
+                    subtype="label_link",
                 )
                 continue
             node.replace_self(self._reference(node, target_doc, target_id, label, std))
