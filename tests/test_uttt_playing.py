@@ -142,3 +142,14 @@ def test_letters_read_the_games_of_a_pair_match():
     match = play_pairs(a, b, _openings(4, 2, 5, "codingame"), 4, np.random.SeedSequence(5))
     assert len(letters(match.records)) == 4
     assert load_experiment("budget").comparisons  # the stored results are where they were
+
+
+def test_a_progress_line_cut_short_by_a_stopped_run_is_played_again(tmp_path):
+    progress = tmp_path / "c_decision.pairs.jsonl"
+    fresh = c_decision_experiment(challengers=(0.6,), iterations=100, max_games=4)
+    c_decision_experiment(challengers=(0.6,), iterations=100, max_games=2, progress=progress)
+    with progress.open("a") as file:
+        file.write('{"label": "c=0.6 vs c=0.5 | cut sh')  # the run was stopped mid-line
+    resumed = c_decision_experiment(challengers=(0.6,), iterations=100, max_games=4,
+                                    progress=progress)
+    assert resumed.comparisons[0].results == fresh.comparisons[0].results

@@ -140,10 +140,12 @@ class _Progress:
         self.pairs: dict[str, dict[int, list[GameRecord]]] = {}
         if self.path is not None and self.path.is_file():
             for line in self.path.read_text().splitlines():
-                if line.strip():
+                try:
                     entry = json.loads(line)
-                    self.pairs.setdefault(entry["label"], {})[entry["pair"]] = [
-                        GameRecord(**record) for record in entry["records"]]
+                    records = [GameRecord(**record) for record in entry["records"]]
+                except (ValueError, KeyError, TypeError):  # a line cut short by a stopped run
+                    continue
+                self.pairs.setdefault(entry["label"], {})[entry["pair"]] = records
 
     def done(self, key: str) -> list[GameRecord]:
         """The records of the pairs of match ``key`` finished before, in order, without gaps."""
@@ -406,8 +408,8 @@ def openspiel_counts_experiment(iterations: int = 2000, simulations: int = 2000,
     if len(per_row) != len(uct_cs):
         raise ValueError(f"games must be one number or one per uct_c ({len(uct_cs)}), got "
                          f"{games!r}.")
+    per_row = [check_budget("games (per row)", n, 2, 10_000_000) for n in per_row]
     most, runner = _common(name, max(per_row), seed, "openspiel", jobs, executor, callback)
-    per_row = [check_budget("games (per row)", n, 2, most) for n in per_row]
     iterations = check_budget("iterations (per move)", iterations, 1, MAX_ITERATIONS)
     simulations = check_int("simulations", simulations, 2, 2**31 - 1)
     progress = _Progress(progress)
