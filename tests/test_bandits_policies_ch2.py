@@ -145,10 +145,21 @@ def test_thompson_sampling_needs_a_generator():
         ThompsonSampling().choose(np.ones((1, 2)), np.ones((1, 2), dtype=int), 2, None)
 
 
-@pytest.mark.parametrize("policy", [OptimisticGreedy(), UCB1Tuned(), ThompsonSampling()])
-def test_the_numba_engine_names_what_it_cannot_run(policy):
-    with pytest.raises(ValueError, match="engine='numba' runs greedy, epsilon-greedy and UCB1"):
-        run_experiment(BERNOULLI_ARMS, [policy], runs=2, pulls=10, engine="numba")
+def test_the_numba_engine_names_what_it_cannot_run():
+    with pytest.raises(ValueError, match="engine='numba' runs every policy but Thompson"):
+        run_experiment(BERNOULLI_ARMS, [ThompsonSampling()], runs=2, pulls=10, engine="numba")
+
+
+@pytest.mark.parametrize("arms", [BERNOULLI_ARMS, BanditArms([0.2, 0.35, 0.45, 0.3],
+                                                             [0.5, 0.3, 0.3, 0.2])])
+def test_the_numba_engine_runs_the_new_policies_bit_for_bit(arms):
+    policies = [OptimisticGreedy(), OptimisticGreedy(0.6, 3.5), UCB1Tuned()]
+    readable, fast = (run_experiment(arms, policies, runs=40, pulls=1_200, seed=8, chunk=113,
+                                     record_choices=True, engine=engine)
+                      for engine in ("numpy", "numba"))
+    for a, b in zip(readable, fast):
+        for name in ("choices", "final_regret", "mean_regret", "regret_low", "pull_counts"):
+            assert np.array_equal(getattr(a, name), getattr(b, name)), (a.label, name)
 
 
 @pytest.mark.parametrize(("make", "words"), [

@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 #: Policy kinds understood by :func:`play_pulls`.
-GREEDY, EPSILON_GREEDY, UCB1 = 0, 1, 2
+GREEDY, EPSILON_GREEDY, UCB1, OPTIMISTIC_GREEDY, UCB1_TUNED = 0, 1, 2, 3, 4
 
 _STEP = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -58,16 +58,19 @@ def _pull_uniform(key, pulls_before):
 
 
 @njit(cache=True)
-def play_pulls(kind, c, epsilon, offset, stretch, win_probs, win_or_draw_probs, gaps, best,
-               keys, first_pull, explore_uniforms, explore_arms, log_table,
-               start, stop, sums, counts, means, regret, reward, best_pulls, choices, record):
+def play_pulls(kind, c, epsilon, initial, weight, offset, stretch, win_probs, win_or_draw_probs,
+               gaps, best, keys, first_pull, explore_uniforms, explore_arms, log_table,
+               start, stop, sums, squares, counts, means, regret, reward, best_pulls, choices,
+               record):
     """Play pulls ``start .. stop - 1`` of every run, updating the state arrays in place.
 
     ``keys[run, arm]`` is the key of that arm's stream in that run;
     ``explore_uniforms[t]`` and ``explore_arms[t]`` hold epsilon-greedy's draws for
     pull ``first_pull + t`` (unused by the other kinds); ``log_table[n]`` is
-    ``math.log(n)``. With ``record`` true, ``choices[run, pull]`` receives every arm
-    chosen.
+    ``math.log(n)``. ``initial`` and ``weight`` are the optimistic start of
+    :class:`~mctslib.learners.bandits.OptimisticGreedy`; ``squares`` holds each arm's sum
+    of squared rewards (UCB1-Tuned's variance). With ``record`` true,
+    ``choices[run, pull]`` receives every arm chosen.
     """
     runs, arms = counts.shape
     for pull in range(start, stop):
@@ -85,6 +88,14 @@ def play_pulls(kind, c, epsilon, offset, stretch, win_probs, win_or_draw_probs, 
                     score = means[run, arm]
                     if kind == UCB1:
                         score = score + c * math.sqrt(log_n / counts[run, arm])
+                    elif kind == OPTIMISTIC_GREEDY:
+                        score = (weight * initial + sums[run, arm]) / (weight + counts[run, arm])
+                    elif kind == UCB1_TUNED:
+                        # The numpy policy's operations in its order (UCB1Tuned._rule).
+                        variance_bound = (squares[run, arm] / counts[run, arm] - score * score
+                                          + math.sqrt(2.0 * log_n / counts[run, arm]))
+                        score = score + math.sqrt(log_n / counts[run, arm]
+                                                  * min(0.25, variance_bound))
                     if score > best_score:
                         best_score = score
                         choice = arm
@@ -94,6 +105,7 @@ def play_pulls(kind, c, epsilon, offset, stretch, win_probs, win_or_draw_probs, 
             value = 0.5 * ((u < win_probs[choice]) + (u < win_or_draw_probs[choice]))
             scaled = offset + stretch * value
             sums[run, choice] += scaled
+            squares[run, choice] += scaled * scaled
             counts[run, choice] += 1
             means[run, choice] = sums[run, choice] / counts[run, choice]
             regret[run] += gaps[choice]

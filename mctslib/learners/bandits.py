@@ -682,7 +682,7 @@ class _PolicyRun:
             for pulls_done in range(max(start, arms), stop):
                 explore_uniforms[pulls_done - start] = self.rng.random(runs)
                 explore_arms[pulls_done - start] = self.rng.integers(arms, size=runs)
-        kind, c, epsilon = _kernel_policy(policy)
+        kind, c, epsilon, initial, weight = _kernel_policy(policy)
         choices = self.choices if self.choices is not None else np.zeros((1, 1), dtype=np.int8)
         win_probs, win_or_draw_probs, gaps, best, log_table = tables
         checkpoints_here = [p for p in record_at if start < p <= stop]
@@ -690,11 +690,11 @@ class _PolicyRun:
         for segment_stop in checkpoints_here + [stop]:
             if segment_stop > segment_start:
                 fast_bandits.play_pulls(
-                    kind, c, epsilon, float(self.offset), float(self.stretch), win_probs,
-                    win_or_draw_probs, gaps, best, keys, start, explore_uniforms,
+                    kind, c, epsilon, initial, weight, float(self.offset), float(self.stretch),
+                    win_probs, win_or_draw_probs, gaps, best, keys, start, explore_uniforms,
                     explore_arms, log_table, segment_start, segment_stop, self.sums,
-                    self.counts, self.means, self.regret, self.reward, self.best_pulls, choices,
-                    self.choices is not None)
+                    self.squares, self.counts, self.means, self.regret, self.reward,
+                    self.best_pulls, choices, self.choices is not None)
                 segment_start = segment_stop
                 if segment_stop in checkpoints_here:
                     self.record(segment_stop, band)
@@ -725,19 +725,24 @@ class _PolicyRun:
         )
 
 
-def _kernel_policy(policy) -> tuple[int, float, float]:
-    """The numba kernel's policy kind, exploration constant and epsilon."""
+def _kernel_policy(policy) -> tuple[int, float, float, float, float]:
+    """The numba kernel's policy kind, exploration constant, epsilon and optimistic start."""
     from ..fast import bandits as fast_bandits
 
     if isinstance(policy, UCB1):
-        return fast_bandits.UCB1, float(policy.c), 0.0
+        return fast_bandits.UCB1, float(policy.c), 0.0, 0.0, 0.0
     if isinstance(policy, EpsilonGreedy):
-        return fast_bandits.EPSILON_GREEDY, 0.0, float(policy.epsilon)
-    return fast_bandits.GREEDY, 0.0, 0.0
+        return fast_bandits.EPSILON_GREEDY, 0.0, float(policy.epsilon), 0.0, 0.0
+    if isinstance(policy, OptimisticGreedy):
+        return (fast_bandits.OPTIMISTIC_GREEDY, 0.0, 0.0, float(policy.initial),
+                float(policy.weight))
+    if isinstance(policy, UCB1Tuned):
+        return fast_bandits.UCB1_TUNED, 0.0, 0.0, 0.0, 0.0
+    return fast_bandits.GREEDY, 0.0, 0.0, 0.0, 0.0
 
 
-#: The policies the numba engine runs; the others run with ``engine="numpy"`` only.
-NUMBA_POLICIES = (Greedy, EpsilonGreedy, UCB1)
+#: The policies the numba engine runs; Thompson sampling runs with ``engine="numpy"`` only.
+NUMBA_POLICIES = (Greedy, EpsilonGreedy, UCB1, OptimisticGreedy, UCB1Tuned)
 
 
 def _smallest_int(arms: int):
@@ -800,8 +805,8 @@ def run_experiment(
         ``"numpy"`` (default) runs the readable vectorised code below;
         ``"numba"`` hands the pulls to :func:`mctslib.fast.bandits.play_pulls`,
         which repeats the same operations in the same order, several times
-        faster, with identical results for the same seed; it runs greedy,
-        epsilon-greedy and UCB1 (:data:`NUMBA_POLICIES`).
+        faster, with identical results for the same seed; it runs every policy
+        but Thompson sampling (:data:`NUMBA_POLICIES`).
 
     Returns
     -------
@@ -855,7 +860,7 @@ def run_experiment(
     if engine == "numba":
         for policy in policies:
             if not isinstance(policy, NUMBA_POLICIES):
-                raise ValueError(f"engine='numba' runs greedy, epsilon-greedy and UCB1 only, got "
+                raise ValueError(f"engine='numba' runs every policy but Thompson sampling, got "
                                  f"{policy.label}: use engine='numpy' for it.")
     if runs * arms.count > MAX_ARRAY:
         raise ValueError(f"runs * arms must be at most 2**27 (each policy keeps several numbers "

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .._checks import MAX_EXACT_COUNT, check_choice, check_int, check_real, is_sequence, shown
+from ..rng import make_rng
 
 #: The exploration constant of the UCB1 paper, written as ``c * sqrt(ln N / n)``.
 SQRT2 = math.sqrt(2.0)
@@ -251,3 +252,67 @@ def _choose(rows: Sequence[UCB1Row]) -> tuple[int, str]:
     if len(tied) > 1:
         return best, f"highest score, tied with {', '.join(tied[1:])}; the first in order wins ties"
     return best, "highest score"
+
+
+@dataclass(frozen=True)
+class UCB1Walk:
+    """Several UCB1 steps in a row from one table (chapter 3's fifty steps).
+
+    ``steps[k]`` is the table scored before choice ``k + 1``; ``results[k]`` is what the
+    chosen child's playout paid (1 a win, 0 a loss); ``final`` holds the children's
+    ``(name, wins, visits)`` after the last step.
+    """
+
+    steps: tuple[UCB1Step, ...]
+    results: tuple[float, ...]
+    final: tuple[tuple[str, float, int], ...]
+
+    @property
+    def chosen_names(self) -> list[str]:
+        """The name of the child chosen at every step."""
+        return [step.rows[step.chosen].name for step in self.steps]
+
+
+def ucb1_walk(children: Sequence[tuple[str, float, int]], win_chances: Sequence[float],
+              steps: int, seed, c: float = SQRT2) -> UCB1Walk:
+    """Take ``steps`` UCB1 steps from ``children``, each chosen child winning with its chance.
+
+    Parameters
+    ----------
+    children : sequence of (name, wins, visits)
+        The starting table, as for :func:`ucb1_step` (``N`` is the sum of the visits, as at
+        the root of the book's UCT).
+    win_chances : sequence of float
+        For each child, the chance in ``[0, 1]`` that a playout through it wins (unknown to
+        the rule, which sees only the results).
+    steps : int
+        How many steps, 1 to 100,000.
+    seed : int, SeedSequence, Generator or None
+        One uniform number per step comes from ``make_rng(seed)``: a win if it is below the
+        chosen child's chance.
+    c : float
+        The exploration constant (default ``sqrt(2)``).
+
+    Returns
+    -------
+    UCB1Walk
+        Every step's table, every result and the final table. Chapter 3.
+    """
+    steps = check_int("steps", steps, 1, 100_000)
+    if not is_sequence(win_chances) or not is_sequence(children) or len(win_chances) != len(
+            children):
+        raise ValueError(f"win_chances must hold one chance per child ({shown(children)}), "
+                         f"got {shown(win_chances)}.")
+    chances = [check_real(f"win_chances[{i}]", p, 0.0, 1.0) for i, p in enumerate(win_chances)]
+    table = [list(child) for child in children]
+    ucb1_step(children, c)  # checks the table and c with the usual sentences
+    uniforms = make_rng(seed).random(steps)
+    tables, results = [], []
+    for uniform in uniforms:
+        step = ucb1_step([tuple(row) for row in table], c)
+        won = float(uniform < chances[step.chosen])
+        table[step.chosen][1] += won
+        table[step.chosen][2] += 1
+        tables.append(step)
+        results.append(won)
+    return UCB1Walk(tuple(tables), tuple(results), tuple(tuple(row) for row in table))
