@@ -13,7 +13,7 @@ node's counts (``profile("mix", exploration_removed=True)``, see
 :func:`mctslib.learners.simultaneous.without_exploration`). Nothing else differs, so the
 difference is what the removal buys. The defaults repeat the chapter's stored run of regret
 matching (``data/simultaneous/smmcts.json``: gamma 0.1, mean backup, seeds 0-4, to a
-million iterations), whose first column the tests check against that file, and add Exp3::
+million iterations), whose "kept" column the tests check against that file, and add Exp3::
 
     python -m mctslib.experiments.simultaneous.exploration --out data/simultaneous/exploration_removed.json
 

@@ -15,8 +15,9 @@ rounds: seconds); the command line runs the full budget and stores it::
 (10,000,000 rounds, seeds 0-4, both learners, both kinds of outcome; about
 ten seconds with numba). :func:`load_one_node_experiment` reads the file back.
 
-Why one module of about 510 lines: :func:`run_one_node` and the experiment that
-stores many of its runs share their checks, checkpoints and file format.
+Why one module of about 650 lines: :func:`run_one_node`, the experiment that stores many of
+its runs, the parameter sweep and the mix paths drawn in the chapter share their checks,
+checkpoints and file format.
 """
 
 from __future__ import annotations
@@ -500,6 +501,70 @@ def _choices(name: str, values: Sequence[str], allowed: Sequence[str]) -> list[s
     return values
 
 
+# --------------------------------------------------------------------------- tuning sweep
+
+#: The chapter's check that the rules got a fair chance: each rule's parameter over a grid.
+SWEEP_GRID = {"ucb1": ("c", (0.25, 0.5, 1.0, SQRT2, 2.0, 4.0)),
+              "regret_matching": ("exploration", (0.02, 0.05, 0.1, 0.2, 0.4)),
+              "exp3": ("exploration", (0.02, 0.05, 0.1, 0.2, 0.4))}
+
+
+@dataclass(frozen=True)
+class OneNodeSweep:
+    """Final distances of each rule over a grid of its parameter (see :func:`one_node_sweep`).
+
+    ``sweeps[learner]`` is ``{"setting": name, "values": [...], "finals": [[final distance on
+    each seed] for each value]}``.
+    """
+
+    rounds: int
+    seeds: list
+    outcomes: str
+    sweeps: dict
+    seconds: float
+    mctslib_version: str
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def load(cls, path) -> OneNodeSweep:
+        try:
+            return cls(**json.loads(Path(path).read_text()))
+        except (OSError, TypeError, ValueError) as error:
+            raise ValueError(f"{path} does not hold a sweep written by python -m "
+                             f"mctslib.experiments.simultaneous.one_node --sweep ({error}).") from None
+
+
+def one_node_sweep(rounds: int = SMALL_ROUNDS, seeds: Sequence[int] = SEEDS,
+                   grid: dict | None = None, outcomes: str = "win_loss",
+                   game: MatrixGame | None = None) -> OneNodeSweep:
+    """Each rule's final distance after ``rounds`` on every seed, one parameter varied at a time.
+
+    ``grid`` maps a learner to ``(setting, values)`` (default :data:`SWEEP_GRID`: UCB1's ``c``,
+    the exploration share of regret matching and Exp3). Every run is :func:`run_one_node` with
+    that one argument changed; Exp3 runs on the readable engine, the others on numba.
+    Simultaneous-moves chapter (were the rules given a fair chance?).
+    """
+    rounds = check_budget("rounds", rounds, 1, MAX_ROUNDS)
+    seeds = [check_int("each seed", seed, 0) for seed in _sequence("seeds", seeds)]
+    outcomes = check_choice("outcomes", outcomes, OUTCOMES)
+    game = weighted_rock_paper_scissors() if game is None else game
+    grid = SWEEP_GRID if grid is None else grid
+    start, sweeps = time.perf_counter(), {}
+    for learner, (setting, values) in grid.items():
+        learner = check_choice("each learner", learner, ONE_NODE_LEARNERS)
+        setting = check_choice("each setting", setting, ("c", "exploration"))
+        finals = [[run_one_node(game, learner, rounds, seed, outcomes=outcomes,
+                                engine="python" if learner == "exp3" else "numba",
+                                checkpoints=[rounds], **{setting: value}).final_distance
+                   for seed in seeds] for value in values]
+        sweeps[learner] = {"setting": setting, "values": [float(v) for v in values],
+                           "finals": finals}
+    return OneNodeSweep(rounds, seeds, outcomes, sweeps, time.perf_counter() - start,
+                        __version__)
+
+
 # --------------------------------------------------------------------------- command line
 
 
@@ -524,6 +589,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--first-checkpoint", type=int, default=FIRST_CHECKPOINT)
     parser.add_argument("--per-decade", type=int, default=PER_DECADE)
     parser.add_argument("--engine", choices=ENGINES, default="numba")
+    parser.add_argument("--sweep", action="store_true",
+                        help="instead: every rule over its parameter grid (SWEEP_GRID) at "
+                             "--rounds on --seeds, win/loss outcomes (one_node_sweep)")
     return parser
 
 
@@ -538,6 +606,17 @@ def _check_argv(argv) -> None:
 def main(argv=None) -> int:
     _check_argv(argv)
     args = build_parser().parse_args(argv)
+    if args.sweep:
+        try:
+            sweep = one_node_sweep(args.rounds, args.seeds)
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.out).write_text(sweep.to_json() + "\n")
+        except (ValueError, OSError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        print(f"sweep of {sum(len(v['values']) for v in sweep.sweeps.values())} settings in "
+              f"{sweep.seconds:.1f} s; wrote {args.out}")
+        return 0
     try:
         experiment = one_node_experiment(
             args.rounds, args.seeds, learners=args.learners, outcomes=args.outcomes,
