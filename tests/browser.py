@@ -171,11 +171,31 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A threading HTTP server that takes a client hanging up early as normal.
+
+    A browser closes connections whenever it likes: it leaves a page, cancels
+    a request it no longer needs, or is closed at the end of a test. The
+    handler writing to such a connection gets BrokenPipeError or
+    ConnectionResetError (both ConnectionError), which socketserver would print
+    as a traceback on stderr. Any other error is still printed.
+    """
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 @contextmanager
-def serve_folder(folder: Path):
-    """Serve ``folder`` over HTTP on 127.0.0.1 (a free port); yields the base URL, ending in /."""
+def serve_folder(folder: Path, server_class: type = QuietServer):
+    """Serve ``folder`` over HTTP on 127.0.0.1 (a free port); yields the base URL, ending in /.
+
+    ``server_class`` is for the test of :class:`QuietServer` itself, which compares it
+    with the standard library's server.
+    """
     handler = functools.partial(_QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer((LOCAL_HOST, 0), handler)
+    server = server_class((LOCAL_HOST, 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
