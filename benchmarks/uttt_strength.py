@@ -47,7 +47,6 @@ import json
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,6 +56,7 @@ from mctslib.bots.uttt import BotSpec, parse_spec
 from mctslib.experiments.uttt.enhancements import TUNED_OPTIONS
 from mctslib.games.uttt import UltimateTicTacToe
 from mctslib.play.arena import play_game
+from mctslib.play.cluster import process_pool
 from mctslib.play.stats import score_interval
 from mctslib.rng import make_rng
 
@@ -159,7 +159,7 @@ def play(bot: BotSpec, openspiel: OpenSpielMCTS, games: int, seed: int, jobs: in
     tasks = [(i, bot, openspiel, seed) for i in range(games)]
     if jobs == 1:
         return [play_one(task) for task in tasks]
-    with ProcessPoolExecutor(jobs) as pool:
+    with process_pool(jobs) as pool:
         return list(pool.map(play_one, tasks))
 
 

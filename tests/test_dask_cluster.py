@@ -4,17 +4,24 @@ One LocalCluster for the whole module: a scheduler and two worker processes on
 127.0.0.1, one thread each, as ``dask scheduler`` and ``dask worker --nthreads 1``
 would run on real machines. Every game played there must equal, record for
 record, the same game played in this process (iteration budgets), even when a
-worker dies in the middle of the match.
+worker dies in the middle of the match. So must every game played by a process
+pool on this machine, whichever way its workers start (mctslib.play.cluster
+forks no process that runs JAX or numba's parallel threads).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
+import multiprocessing
 import os
 import signal
 import socket
+import subprocess
+import sys
+import types
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,9 +32,11 @@ from distributed import Client, LocalCluster
 from mctslib.bots.uttt import BYTES_PER_NODE, parse_spec, random_openings
 from mctslib.cli import uttt as cli_uttt
 from mctslib.cli.main import main
+from mctslib.games import TicTacToe
 from mctslib.play import arena, cluster
-from mctslib.play.arena import play_match
+from mctslib.play.arena import RandomPlayer, play_match
 from mctslib.play.cluster import check_scheduler_address, connect, open_executor
+from mctslib.search.uct import UCTSearch
 
 # A scheduler always serves HTTP (health checks), on port 8787 if free: a second cluster, or
 # anything else on the machine holding 8787, moves it elsewhere with this warning.
@@ -221,6 +230,83 @@ def test_open_executor_without_a_scheduler():
     with (pytest.raises(ValueError, match="the scheduler must be an address"),
           open_executor(8786)):
         pass
+
+
+# ---------------------------------------------------- process pools on this machine
+
+
+def test_a_pool_never_forks_once_jax_or_numba_threads_are_loaded(monkeypatch):
+    if multiprocessing.get_start_method(allow_none=True) not in (None, "fork") or \
+            multiprocessing.get_all_start_methods()[0] != "fork":
+        pytest.fail("these tests expect Linux, where Python's default start method is fork")
+    monkeypatch.delitem(sys.modules, "jax", raising=False)
+    monkeypatch.setattr(cluster, "_numba_threads_running", lambda: False)
+    assert cluster.pool_start_method() == "fork"
+    monkeypatch.setattr(cluster, "_numba_threads_running", lambda: True)
+    assert cluster.pool_start_method() == "forkserver"
+    monkeypatch.setattr(cluster, "_numba_threads_running", lambda: False)
+    monkeypatch.setitem(sys.modules, "jax", types.ModuleType("jax"))
+    assert cluster.pool_start_method() == "forkserver"
+    with cluster.process_pool(2) as pool:
+        assert pool._mp_context.get_start_method() == "forkserver"
+        assert pool.submit(abs, -3).result() == 3
+
+
+#: A pure-Python match for the pools (no numba kernels to load in every new worker).
+_TICTACTOE = ("import functools\n"
+              "from mctslib.games import TicTacToe\n"
+              "from mctslib.play.arena import RandomPlayer, play_match\n"
+              "from mctslib.search.uct import UCTSearch\n"
+              "def tictactoe(jobs):\n"
+              "    return play_match(functools.partial(UCTSearch, exploration=1.0, iterations=40),\n"
+              "                      RandomPlayer, TicTacToe(), games=8, seed=12, jobs=jobs).records\n")
+
+
+def _tictactoe(jobs: int):
+    """The match of ``_TICTACTOE`` (which the subprocesses below play), played here."""
+    return play_match(functools.partial(UCTSearch, exploration=1.0, iterations=40),
+                      RandomPlayer, TicTacToe(), games=8, seed=12, jobs=jobs).records
+
+
+def test_numba_threads_are_seen_only_once_a_parallel_kernel_ran():
+    code = ("from numba import njit, prange\n"
+            "from mctslib.play import cluster\n"
+            "@njit(parallel=True)\n"
+            "def total(n):\n"
+            "    s = 0\n"
+            "    for i in prange(n):\n"
+            "        s += i\n"
+            "    return s\n"
+            "before = cluster._numba_threads_running(), cluster.pool_start_method()\n"
+            "assert total(1000) == 499500\n"
+            "print(*before, cluster._numba_threads_running(), cluster.pool_start_method())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=WAIT, check=True)
+    assert done.stdout.split() == ["False", "fork", "True", "forkserver"]
+
+
+@pytest.mark.parametrize("method", ["chosen", "forkserver"])
+def test_a_pool_plays_the_same_games_whatever_its_start_method(method, monkeypatch):
+    # "chosen": the method this process would use (fork, unless an earlier test of this
+    # worker loaded JAX or ran numba's threads: forcing a fork then is what must not happen).
+    if method != "chosen":
+        monkeypatch.setattr(cluster, "pool_start_method", lambda: method)
+    assert _tictactoe(jobs=2) == _tictactoe(jobs=1)
+
+
+def test_a_match_after_jax_ran_forks_nothing_and_plays_the_same_games():
+    """JAX warns at a fork once its runtime runs (and the fork may deadlock): none is made."""
+    code = (_TICTACTOE
+            + "import jax.numpy as jnp\n"
+            "from mctslib.play.cluster import pool_start_method\n"
+            "assert float(jnp.ones(3).sum()) == 3.0  # JAX's runtime and its threads are up\n"
+            "assert tictactoe(jobs=2) == tictactoe(jobs=1)\n"
+            "print(pool_start_method())\n")
+    done = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code],
+                          capture_output=True, text=True, timeout=4 * WAIT, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "os.fork()" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout == "forkserver\n"
 
 
 # ------------------------------------------------------------------ a worker dies

@@ -16,7 +16,9 @@ import functools
 import json
 import math
 import os
+import re
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -34,6 +36,7 @@ from mctslib.bots.openspiel import (
     move_history,
     seconds_per_move,
     spiel_actions,
+    spiel_state,
 )
 from mctslib.bots.uttt import (
     BYTES_PER_NODE,
@@ -158,10 +161,22 @@ def test_the_bot_wants_a_uttt_position(state):
         bot.choose(state)
 
 
-@pytest.mark.parametrize("clock_start", ["now", math.nan, math.inf, True, [1.0]])
+@pytest.mark.parametrize("clock_start", ["now", math.nan, math.inf, True, [1.0], -1.0, -1e300,
+                                         1e20, "one hour ahead"])
 def test_a_bad_clock_start(clock_start):
-    with pytest.raises(ValueError, match="clock_start"):
+    if clock_start == "one hour ahead":  # a start in the future would never let the search end
+        clock_start = time.perf_counter() + 3600.0
+    with pytest.raises(ValueError, match=r"clock_start \(a time.perf_counter\(\) reading, from 0 "
+                                         r"up to now\) must be a number in \[0, "):
         UTTTBot("uct:ms=5", seed=1).choose(UltimateTicTacToe(), clock_start=clock_start)
+
+
+def test_a_clock_start_from_the_past_or_now_is_a_move_at_once():
+    bot = UTTTBot("uct:ms=5", seed=1)
+    for clock_start in (0.0, time.perf_counter()):
+        before = time.perf_counter()
+        assert bot.choose(UltimateTicTacToe(), clock_start=clock_start) in range(81)
+        assert time.perf_counter() - before < 5.0
 
 
 def test_a_root_never_gets_more_visits_than_its_counter_holds():
@@ -267,6 +282,41 @@ def test_play_match_checks_its_arguments(make_a, start, games, options, words):
         play_match(make_a, RandomPlayer, start, games, **options)
 
 
+def test_a_match_file_path_gets_a_sentence_naming_it(tmp_path):
+    result = play_match(RandomPlayer, RandomPlayer, TicTacToe(), 2, seed=1)
+    missing = str(tmp_path / "missing" / "match.json")
+    for call in (result.save, MatchResult.load):
+        for path, words in [("", "path must name a file, got an empty path."),
+                            (tmp_path, f"path must name a file, not a folder, got {str(tmp_path)!r}."),
+                            (f"{tmp_path}{os.sep}", "not a folder"),
+                            ("a\0b", "path must be a file name without a NUL character"),
+                            ("x" * 5000, "path must be a file name this system accepts"),
+                            (b"match.json", "path must be a file name (a str or a pathlib.Path), got b"),
+                            (None, "got None")]:
+            with pytest.raises(ValueError, match=re.escape(words)):
+                call(path)
+    with pytest.raises(ValueError, match=re.escape(
+            f"path must be in an existing folder: {str(tmp_path / 'missing')!r} is not one "
+            f"(create it first), got {missing!r}.")):
+        result.save(missing)
+    with pytest.raises(ValueError, match=re.escape(
+            f"path must name a saved match: there is no file {missing!r}.")):
+        MatchResult.load(missing)
+    assert list(tmp_path.iterdir()) == []  # no temporary file left behind either
+
+
+def test_an_unreadable_match_file_is_named(tmp_path, monkeypatch):
+    path = tmp_path / "match.json"
+    play_match(RandomPlayer, RandomPlayer, TicTacToe(), 2, seed=1).save(path)
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(type(path), "read_text", refuse)
+    with pytest.raises(PermissionError, match=re.escape(f"Permission denied: {str(path)!r}")):
+        MatchResult.load(path)
+
+
 def test_play_match_accepts_any_iterable_of_openings():
     openings = (state for state in [TicTacToe(), TicTacToe().play(4)])
     assert play_match(RandomPlayer, RandomPlayer, openings, 4, seed=1).games == 4
@@ -287,8 +337,10 @@ def test_a_result_is_saved_atomically_and_loaded_with_a_sentence(tmp_path, monke
     monkeypatch.undo()
     assert MatchResult.load(path)[1] == {"note": "first"}  # the earlier file is whole
     assert [p.name for p in tmp_path.iterdir()] == ["match.json"]
-    with pytest.raises(OSError):
-        result.save(tmp_path / "missing" / "match.json")
+    with pytest.raises(OSError, match=re.escape(f"No space left on device: {str(path)!r}")):
+        monkeypatch.setattr(os, "replace", fail)  # the error names the user's file, not
+        result.save(path)                          # the temporary one that was written
+    monkeypatch.undo()
     for text in ("not json", "[]", json.dumps({"records": [{"bad": 1}]})):
         path.write_text(text)
         with pytest.raises(ValueError, match="is not a match saved by MatchResult.save"):
@@ -390,6 +442,8 @@ def test_openspiel_player_and_history_want_a_position(state):
         OpenSpielMCTSPlayer(10, seed=1).choose(state)
     with pytest.raises(ValueError, match="UltimateTicTacToe"):
         move_history(state)
+    with pytest.raises(ValueError, match=r"^state must be an UltimateTicTacToe position, got "):
+        spiel_state(state)
 
 
 @pytest.mark.parametrize("call, words", [

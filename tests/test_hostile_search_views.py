@@ -11,6 +11,7 @@ infinities, huge and negative numbers, empty sequences and states of the
 wrong game.
 """
 
+import json
 import math
 import sys
 from dataclasses import dataclass
@@ -422,6 +423,20 @@ def test_uttt_registry_and_paths_answer_with_sentences(tmp_path, capsys):
     assert "error: cannot write" in capsys.readouterr().err
 
 
+def test_the_convergence_command_reads_the_command_line_when_argv_is_none(tmp_path, capsys,
+                                                                         monkeypatch):
+    out = tmp_path / "convergence.json"
+    monkeypatch.setattr(sys, "argv", ["smmcts", "--out", str(out), "--cards", "2",
+                                      "--checkpoints", "10", "--seeds", "0", "--methods", "duct"])
+    convergence.main(None)
+    assert f"written to {out}" in capsys.readouterr().out
+    assert json.loads(out.read_text())["cards"] == 2
+    # Whatever the command line holds is checked like a list given.
+    monkeypatch.setattr(sys, "argv", ["smmcts", "--cards", 2])
+    with pytest.raises(ValueError, match="argv must be a list of strings"):
+        convergence.main(None)
+
+
 def test_experiment_commands_refuse_bad_argv_and_unwritable_files(tmp_path, capsys):
     for main in (one_node.main, convergence.main):
         with pytest.raises(ValueError, match="argv must be a list of strings"):
@@ -497,6 +512,25 @@ def test_board_pictures_name_the_expected_type(state):
 
 
 # ------------------------------------------------------------------------- 6. widgets
+
+
+@pytest.mark.parametrize("options", [{"think_ms": "text"}, {"think_ms": "text", "iterations": 10},
+                                     {"think_ms": -5, "iterations": 10},
+                                     {"think_ms": math.nan, "iterations": 10},
+                                     {"think_ms": 0, "iterations": 10}])
+def test_a_uttt_match_names_a_bad_think_ms_even_beside_iterations(options):
+    with pytest.raises(ValueError, match=r"^think_ms \(milliseconds per reply\) must be "):
+        UTTTMatch(**options)
+    match = UTTTMatch(iterations=10)
+    with pytest.raises(ValueError, match=r"^think_ms \(milliseconds per reply\) must be "):
+        match.set_budget(**options)
+    assert (match.iterations, match.think_ms) == (10, None)  # a refused budget changes nothing
+
+
+def test_a_uttt_match_keeps_its_budgets():
+    assert (UTTTMatch(think_ms=50.0).think_ms, UTTTMatch(think_ms=50.0).iterations) == (50.0, None)
+    assert (UTTTMatch(think_ms=50.0, iterations=10).iterations,
+            UTTTMatch(think_ms=None, iterations=10).think_ms) == (10, None)
 
 
 def test_the_widgets_refuse_a_missing_side_or_starter():

@@ -216,7 +216,11 @@ def _could_be_last(state: UltimateTicTacToe, cell: int) -> bool:
 
 
 def spiel_state(state: UltimateTicTacToe):
-    """The OpenSpiel state of our ``state``, rebuilt from :func:`move_history`."""
+    """The OpenSpiel state of our ``state``, rebuilt from :func:`move_history`.
+
+    Raises ValueError unless ``state`` is an :class:`UltimateTicTacToe` position.
+    """
+    _check_position(state)
     spiel = _game().new_initial_state()
     ours = UltimateTicTacToe(scoring=state.scoring)
     for move in move_history(state):

@@ -617,10 +617,14 @@ class UTTTBot:
 
         ``clock_start`` is the ``time.perf_counter()`` reading from which a
         time budget counts (default: now); the CodinGame loop passes the moment
-        the turn's input arrived, so that reading it counts too.
+        the turn's input arrived, so that reading it counts too. A reading is
+        never negative, nor later than now: a start in the future would stretch
+        the search past its budget (forever, for a start far ahead), so it is
+        refused with a ValueError.
         """
-        start = (time.perf_counter() if clock_start is None
-                 else check_real("clock_start (a time.perf_counter() reading)", clock_start))
+        now = time.perf_counter()
+        start = now if clock_start is None else check_real(
+            "clock_start (a time.perf_counter() reading, from 0 up to now)", clock_start, 0.0, now)
         _check_position(state)
         if self.spec.centre and state == UltimateTicTacToe(scoring=state.scoring):
             return self._finish(CENTRE, start, 0, 0, "centre", state=None)

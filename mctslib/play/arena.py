@@ -15,17 +15,17 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_int
+from .._checks import check_int, shown
 from ..games.base import GameState, check_game_state
 from ..progress import progress_bar
 from ..rng import GeneratorSource, make_rng
-from .cluster import as_executor
+from .cluster import as_executor, process_pool
 from .stats import score_interval
 
 #: Games in one match: each is a task held in memory until the match ends.
@@ -136,8 +136,11 @@ class MatchResult:
 
         Written all at once: to a temporary file in the same folder, then renamed
         over ``path``, so a failure (a full disk, a folder removed meanwhile)
-        never leaves half a file, nor destroys an earlier one. Raises OSError.
+        never leaves half a file, nor destroys an earlier one. Raises ValueError
+        unless ``path`` names a file in an existing folder, OSError (naming
+        ``path``) if the file cannot be written.
         """
+        path = _match_file(path, for_reading=False)
         from .._version import __version__
 
         low, high = self.interval
@@ -149,22 +152,64 @@ class MatchResult:
             "seconds_per_move": list(self.seconds_per_move()),
             "records": [asdict(record) for record in self.records],
         }
-        _write_atomically(Path(path), json.dumps(data, indent=1) + "\n")
+        try:
+            _write_atomically(path, json.dumps(data, indent=1) + "\n")
+        except OSError as error:  # its own may name the temporary file, not the user's
+            raise _naming(error, path) from None
 
     @classmethod
     def load(cls, path) -> tuple[MatchResult, dict]:
         """Read a saved match: ``(result, parameters)``.
 
-        Raises OSError if the file cannot be read, ValueError if it is not a
-        match saved by :meth:`save`.
+        Raises ValueError if ``path`` names no file (an empty path, a folder, a
+        file that does not exist) or a file that is not a match saved by
+        :meth:`save`, OSError (naming ``path``) if the file cannot be read.
         """
+        path = _match_file(path, for_reading=True)
         try:
-            data = json.loads(Path(path).read_text())
+            text = path.read_text()
+        except OSError as error:
+            raise _naming(error, path) from None
+        try:
+            data = json.loads(text)
             records = tuple(GameRecord(**record) for record in data["records"])
             return cls(data["wins"], data["draws"], data["losses"], records), data["parameters"]
         except (ValueError, KeyError, TypeError) as error:  # JSONDecodeError is a ValueError
             raise ValueError(f"{path} is not a match saved by MatchResult.save "
                              f"({type(error).__name__}: {error}).") from None
+
+
+def _match_file(path, for_reading: bool) -> Path:
+    """``path`` as a Path, or ValueError with a sentence unless it can name a match's file."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str):
+        raise ValueError(f"path must be a file name (a str or a pathlib.Path), got {shown(path)}.")
+    if not path:
+        raise ValueError("path must name a file, got an empty path.")
+    if "\0" in path:
+        raise ValueError(f"path must be a file name without a NUL character, got {shown(path)}.")
+    try:  # a name longer than the system allows makes these raise rather than answer False
+        is_folder = path.endswith(("/", os.sep)) or Path(path).is_dir()
+        exists, folder_exists = Path(path).exists(), Path(path).parent.is_dir()
+    except OSError as error:
+        raise ValueError(f"path must be a file name this system accepts ({error.strerror}), "
+                         f"got {shown(path)}.") from None
+    if is_folder:
+        raise ValueError(f"path must name a file, not a folder, got {shown(path)}.")
+    if for_reading and not exists:
+        raise ValueError(f"path must name a saved match: there is no file {shown(path)}.")
+    if not for_reading and not folder_exists:
+        raise ValueError(f"path must be in an existing folder: {shown(str(Path(path).parent))} "
+                         f"is not one (create it first), got {shown(path)}.")
+    return Path(path)
+
+
+def _naming(error: OSError, path: Path) -> OSError:
+    """``error`` again, about the user's ``path`` (OSError(errno, ...) picks the same subclass)."""
+    if error.errno is None or not error.strerror:
+        return OSError(f"{error} (the match file {str(path)!r})")
+    return OSError(error.errno, error.strerror, str(path))
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -325,7 +370,7 @@ def _run(tasks, jobs: int, executor: Executor | None, description: str) -> list[
                 bar.update(1)
             return records
         own_pool = executor is None
-        pool = ProcessPoolExecutor(max_workers=jobs) if own_pool else executor
+        pool = process_pool(jobs) if own_pool else executor
         futures = []
         try:
             futures.extend(pool.submit(_play_task, task) for task in tasks)

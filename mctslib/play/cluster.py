@@ -8,7 +8,9 @@ a `Dask distributed <https://distributed.dask.org>`_ cluster, given the address
 of its scheduler (``tcp://HOST:PORT``) or a ``dask.distributed.Client``.
 
 Dask is imported only when a scheduler is given, so ``import mctslib`` stays
-fast and a machine without Dask can still play matches locally. On a cluster,
+fast and a machine without Dask can still play matches locally. Every process pool of
+mctslib is made by :func:`process_pool`, which never forks a process that holds
+threads a fork would break (JAX's, numba's OpenMP team). On a cluster,
 Dask re-runs the games of a worker that dies (up to its ``allowed-failures``
 setting, 3 by default, for the same game); each game carries its own seeds, so
 a re-run plays the same moves and the result stays the same game for game.
@@ -16,7 +18,9 @@ a re-run plays the same moves and the result stays the same game for game.
 
 from __future__ import annotations
 
+import multiprocessing
 import re
+import sys
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 
@@ -24,13 +28,69 @@ from .._checks import check_int, check_real
 from .._version import __version__
 
 __all__ = ["SCHEDULER_TIMEOUT", "as_executor", "check_scheduler_address", "connect",
-           "is_dask_client", "open_executor"]
+           "is_dask_client", "open_executor", "pool_start_method", "process_pool"]
 
 #: Seconds to wait for a scheduler to answer, and then for its first worker.
 SCHEDULER_TIMEOUT = 10.0
 #: tcp://HOST:PORT with HOST a name, an IPv4 address or an [IPv6] address in brackets.
 _ADDRESS = re.compile(r"tcp://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})")
 _EXAMPLE = "tcp://HOST:PORT, e.g. tcp://192.168.1.10:8786 (what `dask scheduler` prints)"
+
+
+def pool_start_method() -> str:
+    """How :func:`process_pool` starts its workers: ``"fork"``, ``"forkserver"`` or ``"spawn"``.
+
+    Python's default (or the method the program set with
+    ``multiprocessing.set_start_method``), except that a fork is replaced by
+    ``"forkserver"`` once this process runs threads that a fork breaks: a child
+    gets a copy of their locks but not the threads that would release them.
+    Two such are known here: JAX, once imported (its runtime is multithreaded:
+    a fork can deadlock, and JAX warns), and numba's parallel threading layer,
+    once a ``prange`` kernel has run (leaf parallelism,
+    :mod:`mctslib.bots.parallel`: GNU OpenMP kills a forked child outright).
+    """
+    # Why not forkserver always: it is safe everywhere but dearer, and a factory defined in a
+    # notebook cell cannot reach its workers (they do not share the kernel's __main__).
+    # Measured on the book's 2-core machine (benchmarks/pool_start.py), from making a pool of
+    # 2 workers to 2 short UTTT games played (the parent already warm), interleaved: fork 0.02 s
+    # (the workers inherit the loaded modules and compiled kernels), forkserver 0.9-1.5 s,
+    # spawn 1.0-3.8 s on a quiet machine; medians 0.12 s, 5.5 s and 8.4 s under a load of 8
+    # from other jobs. A new worker imports mctslib (numpy, numba) and loads numba's cached
+    # kernels; forkserver starts one clean interpreter and forks it, spawn starts one per
+    # worker. A second per pool is nothing against a match of minutes, but nothing is gained
+    # by paying it where a fork is safe: so fork where it is safe, never where it is not.
+    chosen = (multiprocessing.get_start_method(allow_none=True)
+              or multiprocessing.get_all_start_methods()[0])  # the first is the platform's default
+    if chosen == "fork" and (_jax_loaded() or _numba_threads_running()):
+        chosen = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return chosen
+
+
+def _jax_loaded() -> bool:
+    return "jax" in sys.modules
+
+
+def _numba_threads_running() -> bool:
+    numba = sys.modules.get("numba")
+    if numba is None:
+        return False
+    try:
+        numba.threading_layer()  # the layer's name once its threads started
+    except ValueError:  # "Threading layer is not initialized": no parallel kernel has run
+        return False
+    return True
+
+
+def process_pool(jobs: int) -> ProcessPoolExecutor:
+    """A ``ProcessPoolExecutor`` of ``jobs`` workers started by :func:`pool_start_method`.
+
+    Every pool of the library (matches, experiments) is made here, so none
+    forks a process that a fork would break. Results do not depend on the
+    method: each task carries its own seeds. The caller shuts the pool down.
+    """
+    jobs = check_int("jobs", jobs, 1, 1024)
+    context = multiprocessing.get_context(pool_start_method())
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context)
 
 
 def check_scheduler_address(address) -> str:
@@ -153,6 +213,7 @@ def open_executor(scheduler=None, jobs: int = 1, timeout: float = SCHEDULER_TIME
         Without a scheduler: 1 yields None (play in this process), more yields a
         ``ProcessPoolExecutor`` with that many processes. With a scheduler it
         must be 1 (the cluster's workers decide how many games run at once).
+        The pool is made by :func:`process_pool`.
     timeout : float
         Seconds to wait for the scheduler, then for its first worker.
 
@@ -167,7 +228,7 @@ def open_executor(scheduler=None, jobs: int = 1, timeout: float = SCHEDULER_TIME
         if jobs == 1:
             yield None
             return
-        pool = ProcessPoolExecutor(max_workers=jobs)
+        pool = process_pool(jobs)
         try:
             yield pool
         finally:

@@ -370,15 +370,20 @@ class UTTTMatch(BotMatchTurns):
 
     # -- the budget -------------------------------------------------------------------
     def set_budget(self, think_ms: float | None = None, iterations: int | None = None) -> None:
-        """Milliseconds or iterations per reply (give one; ``iterations`` wins if both)."""
+        """Milliseconds or iterations per reply (give one; ``iterations`` wins if both).
+
+        Both are checked when both are given: a mistaken ``think_ms`` is named
+        even when ``iterations`` makes it unused.
+        """
+        if think_ms is not None or iterations is None:
+            think_ms = check_real("think_ms (milliseconds per reply)", think_ms, 0.0,
+                                  1000.0 * MAX_SECONDS)
+            if think_ms <= 0:
+                raise ValueError(f"think_ms (milliseconds per reply) must be > 0, got {think_ms}.")
         if iterations is not None:
             iterations = check_budget("iterations", iterations, 1, MAX_ITERATIONS)
             self.iterations, self.think_ms = iterations, None
             return
-        think_ms = check_real("think_ms (milliseconds per reply)", think_ms, 0.0,
-                              1000.0 * MAX_SECONDS)
-        if think_ms <= 0:
-            raise ValueError(f"think_ms (milliseconds per reply) must be > 0, got {think_ms}.")
         self.iterations, self.think_ms = None, think_ms
 
     @property

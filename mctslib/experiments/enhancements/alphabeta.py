@@ -42,7 +42,6 @@ import math
 import os
 import platform
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -56,6 +55,7 @@ from ...fast import uttt as engine
 from ...fast import uttt_alphabeta as fast_ab
 from ...games.uttt import SCORINGS, UltimateTicTacToe
 from ...play.arena import MAX_GAMES, play_game, play_match
+from ...play.cluster import process_pool
 from ...play.stats import score_interval
 from ...rng import make_rng
 from ...search.uttt_evaluation import check_weights
@@ -283,7 +283,7 @@ def play_alphabeta_match(games: int = 20, ms: float = 100.0, scoring: str = "cod
     if jobs == 1:
         records = [_play_game(task) for task in tasks]
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with process_pool(jobs) as pool:
             records = list(pool.map(_play_game, tasks))
     wall = time.perf_counter() - clock
     budgets = {"alphabeta": _budget(ab_spec), "mcts": _budget(mcts_spec)}

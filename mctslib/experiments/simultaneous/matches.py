@@ -218,9 +218,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                           pairs, args.seed, 4))
     start = time.perf_counter()
     if args.workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from ...play.cluster import process_pool
 
-        with ProcessPoolExecutor(args.workers) as pool:
+        with process_pool(args.workers) as pool:
             results = list(pool.map(_one, tasks))
     else:
         results = [_one(task) for task in tasks]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -280,7 +281,13 @@ def _check_argv(argv) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the full convergence experiment and store it as JSON (``python -m mctslib.experiments.simultaneous.smmcts``)."""
+    """Run the full convergence experiment and store it as JSON (``python -m mctslib.experiments.simultaneous.smmcts``).
+
+    ``argv`` is the command's arguments, a list of strings; None (the
+    default) reads them from the command line, ``sys.argv[1:]``.
+    """
+    if argv is None:
+        argv = sys.argv[1:]  # read here, so that whatever it holds is checked like a list given
     _check_argv(argv)
     parser = argparse.ArgumentParser(
         prog="python -m mctslib.experiments.simultaneous.smmcts",
