@@ -42,11 +42,11 @@ from pathlib import Path
 import pytest
 
 import mctslib.bots.uttt as uttt_bots
-import mctslib.cli.uttt as uttt_cli
+import mctslib.cli.match as match_cli
 from mctslib.bots.uttt import warm_up
+from mctslib.cli.codingame import run_codingame
 from mctslib.cli.main import build_parser, main
 from mctslib.cli.play import run_play
-from mctslib.cli.uttt import run_codingame
 from mctslib.games.uttt import parse_codingame_move
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -230,7 +230,7 @@ def test_bad_arguments_get_one_sentence(argv, form, command, words, monkeypatch,
 
 def test_a_pool_that_does_not_fit_in_memory_is_refused_with_the_largest_that_does(
         monkeypatch, capsys):
-    for module in (uttt_bots, uttt_cli):
+    for module in (uttt_bots, match_cli):
         monkeypatch.setattr(module, "available_memory", lambda: 100 * 2**20)  # 100 MiB free
     code, _, err = run_main([*CODINGAME, "uct:capacity=5000000"], monkeypatch, capsys)
     line = assert_error_form(err, ARGPARSE, "codingame")
@@ -249,7 +249,7 @@ def test_a_pool_that_does_not_fit_in_memory_is_refused_with_the_largest_that_doe
 def test_a_match_on_a_cluster_does_not_check_pools_against_this_machines_memory(monkeypatch):
     # The workers check their own limits (tests/test_dask_cluster.py); this machine only
     # parses the SPECs, so a pool larger than its free memory is accepted for --scheduler.
-    for module in (uttt_bots, uttt_cli):
+    for module in (uttt_bots, match_cli):
         monkeypatch.setattr(module, "available_memory", lambda: 100 * 2**20)  # 100 MiB free
     spec = "uct:capacity=5000000,iters=5"
     args = build_parser().parse_args(["match", "uttt", "--a", spec, "--b", spec,
@@ -257,8 +257,8 @@ def test_a_match_on_a_cluster_does_not_check_pools_against_this_machines_memory(
     assert args.a.capacity == args.b.capacity == 5_000_000
     # Played here, the same pools are refused before the first game.
     args = build_parser().parse_args(["match", "uttt", "--a", spec, "--b", spec, "--jobs", "1"])
-    with pytest.raises(uttt_cli.UsageError, match=r"node pools need 0.27 GiB \(1 worker process,"):
-        uttt_cli.run_match(args, out=io.StringIO())
+    with pytest.raises(match_cli.UsageError, match=r"node pools need 0.27 GiB \(1 worker process,"):
+        match_cli.run_match(args, out=io.StringIO())
 
 
 def test_help_is_not_an_error(monkeypatch, capsys):

@@ -1,4 +1,4 @@
-"""``match uttt`` and ``codingame uttt`` (mctslib.cli.uttt), through argparse and as a process.
+"""``match uttt`` and ``codingame uttt`` (mctslib.cli.match, mctslib.cli.codingame), through argparse and as a process.
 
 The CodinGame player is run as a real process and fed CodinGame's protocol through pipes by
 mctslib.bots.codingame_referee.LocalReferee (turn times are measured by benchmarks/codingame_turns.py).
@@ -13,7 +13,8 @@ import pytest
 
 from mctslib.bots.codingame_referee import LocalReferee as Referee
 from mctslib.bots.uttt import warm_up
-from mctslib.cli.uttt import CODINGAME_SPEC, add_codingame_command, add_match_command, run_codingame
+from mctslib.cli.codingame import CODINGAME_SPEC, add_codingame_command, run_codingame
+from mctslib.cli.match import add_match_command
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST_SPEC = "uct:c=0.5,ms=15,first_ms=60,wins=on,solver=on,reuse=on,centre=on"
@@ -150,7 +151,7 @@ def test_codingame_player_keeps_its_tree_with_the_default_spec():
 @pytest.fixture
 def loaded():
     # In-process runs must find numba started, so the start-up shortcut stays out of this
-    # process (see mctslib.cli.uttt._skip_numba_blas_probe).
+    # process (see mctslib.cli.codingame._skip_numba_blas_probe).
     warm_up()
 
 

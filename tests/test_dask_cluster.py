@@ -30,7 +30,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from mctslib.bots.uttt import BYTES_PER_NODE, parse_spec, random_openings
-from mctslib.cli import uttt as cli_uttt
+from mctslib.cli import match as cli_match
 from mctslib.cli.main import main
 from mctslib.games import TicTacToe
 from mctslib.play import arena, cluster
@@ -52,7 +52,7 @@ WORKER_MEMORY = 2 * 2**30
 
 def openings():
     """What ``match uttt --openings 4 --seed 5`` plays from."""
-    stream = np.random.SeedSequence(SEED, spawn_key=(cli_uttt.OPENINGS_STREAM,))
+    stream = np.random.SeedSequence(SEED, spawn_key=(cli_match.OPENINGS_STREAM,))
     return random_openings(OPENINGS, 2, stream, "codingame")
 
 
@@ -183,7 +183,7 @@ def test_no_scheduler_at_the_address_is_a_sentence_after_the_timeout(capsys, mon
         with pytest.raises(ConnectionError, match="could not reach the Dask scheduler at "
                                                   f"{address} within 1 s"):
             connect(address, timeout=1)
-        monkeypatch.setattr(cli_uttt, "SCHEDULER_WAIT", 1.0)
+        monkeypatch.setattr(cli_match, "SCHEDULER_WAIT", 1.0)
         assert main(["match", "uttt", "--a", A, "--b", B, "--scheduler", address]) == 1
     err = capsys.readouterr().err
     assert "error: could not reach the Dask scheduler" in err and "Traceback" not in err

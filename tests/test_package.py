@@ -145,3 +145,21 @@ def test_each_subject_of_experiments_is_independent_and_names_its_chapter():
     for subject in subjects:
         doc = importlib.import_module(f"mctslib.experiments.{subject}").__doc__ or ""
         assert "chapter" in doc.split("\n\n")[0].lower(), subject
+
+
+#: A module longer than this says at its top why it is one module (developers' guide; issue 34).
+LONG_MODULE = 600
+
+
+def test_every_long_module_says_why_it_is_one_module():
+    import ast
+
+    unexplained = []
+    for path in sorted((ROOT / "mctslib").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if len(text.splitlines()) > LONG_MODULE:
+            doc = ast.get_docstring(ast.parse(text)) or ""
+            if "Why one module" not in doc:
+                unexplained.append(f"{path.relative_to(ROOT)} ({len(text.splitlines())} lines)")
+    assert not unexplained, ("modules over 600 lines whose docstring does not say 'Why one "
+                             "module ...' (or split them): " + ", ".join(unexplained))

@@ -1,7 +1,7 @@
 """Argument types for the command line: a bad value becomes one sentence, never a traceback.
 
-Shared by ``python -m mctslib``'s commands (:mod:`mctslib.cli.main`, :mod:`mctslib.cli.uttt`,
-:mod:`mctslib.cli.play`); argparse prints the sentence after its usage line and
+Shared by ``python -m mctslib``'s commands (:mod:`mctslib.cli.main`, :mod:`mctslib.cli.match`,
+:mod:`mctslib.cli.codingame`, :mod:`mctslib.cli.play`); argparse prints the sentence after its usage line and
 exits with code 2. Every count has an upper bound the machine can serve, and an
 option given twice is refused (argparse would silently keep the last one).
 """
@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 __all__ = [
+    "MAX_SEED",
     "StoreOnce",
     "UsageError",
     "bot_spec",
@@ -27,6 +28,8 @@ __all__ = [
     "writable_file",
 ]
 
+#: Seeds are whole numbers that fit in 64 bits (numpy takes any size; a person types a few digits).
+MAX_SEED = 2**64 - 1
 #: Text longer than this is cut in a message: an error line must stay one readable line.
 _SHOWN = 60
 

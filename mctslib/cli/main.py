@@ -26,8 +26,9 @@ from concurrent.futures import BrokenExecutor
 
 from ..experiments.uct.harness import ENGINES, MAX_GAMES, MAX_ITERATIONS, run_harness
 from .argtypes import UsageError, finite_number, forbid_repeats, whole_number
+from .codingame import add_codingame_command
+from .match import add_match_command
 from .play import add_play_command
-from .uttt import add_codingame_command, add_match_command
 
 PROG = "python -m mctslib"
 

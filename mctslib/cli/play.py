@@ -26,7 +26,7 @@ from ..bots.uttt import SPEC_SYNTAX, parse_spec
 from ..games.base import check_player
 from ..games.uttt import SCORINGS, SYMBOLS, UltimateTicTacToe, from_row_col, to_board_cell
 from ..rng import make_rng
-from .argtypes import bot_spec, forbid_repeats, quoted, whole_number
+from .argtypes import MAX_SEED, bot_spec, forbid_repeats, quoted, whole_number
 
 __all__ = ["PLAY_SPEC", "PlaySession", "add_play_command", "render_board", "run_play"]
 
@@ -34,8 +34,6 @@ __all__ = ["PLAY_SPEC", "PlaySession", "add_play_command", "render_board", "run_
 PLAY_SPEC = "uct:c=0.5,wins=on,solver=on,reuse=on,centre=on,ms=500,first_ms=1000"
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "h", "?"}
-#: Seeds are whole numbers that fit in 64 bits.
-MAX_SEED = 2**64 - 1
 
 COMMANDS_HELP = """\
 Type a move as two numbers, 'row col', each 0 to 8 (row 0 is the top, col 0 the left),

@@ -28,8 +28,10 @@ search"): the expert is our fast UCT bot, the apprentice the network.
 What plays and what measures play (the cost of a network call, search
 speeds, :class:`~mctslib.experiments.puct.network_play.PUCTPlayer` and the
 stored matches) is in :mod:`mctslib.experiments.puct.network_play`, which
-imports this module and never the other way round. What is left stays together: the
-self-play format, the symmetries and the training change as one.
+imports this module and never the other way round.
+
+Why one module of about 530 lines: what is left changes as one: the self-play format, the
+symmetries applied to it and the training that reads it.
 
 JAX and optax are imported inside the functions that need them, so that
 ``import mctslib`` does not need JAX.
