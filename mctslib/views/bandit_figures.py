@@ -91,6 +91,7 @@ def regret_curve_frames(sweep, figsize=(6.5, 3.8)) -> tuple[list, list, list]:
                      "(grey: the other constants)", fontsize=9)
         ax.grid(alpha=0.3, which="both")
         fig.tight_layout()
+        plt.close(fig)  # out of pyplot's list (it can still be drawn): no pile of open figures
         figures.append(fig)
         labels.append(f"{c:.3g}")
         row = sweep.tails[longest][k]

@@ -56,9 +56,13 @@ def choice_chance_frames(moves: Sequence, chances_by_budget: Sequence[Sequence[f
     if len(chances_by_budget) != len(budgets):
         raise ValueError(f"chances_by_budget must hold one list per budget ({len(budgets)}), "
                          f"got {len(chances_by_budget)}.")
+    import matplotlib.pyplot as plt
+
     figures, captions = [], []
     for budget, chances in zip(budgets, chances_by_budget):
-        figures.append(plot_choice_chances(moves, chances, budget, trap_move, winning_moves))
+        figure = plot_choice_chances(moves, chances, budget, trap_move, winning_moves)
+        plt.close(figure)  # out of pyplot's list (it can still be drawn): no pile of open figures
+        figures.append(figure)
         winning = math.fsum(chance for move, chance in zip(moves, chances)
                             if move in winning_moves)
         trap = chances[list(moves).index(trap_move)]
