@@ -6,4 +6,10 @@
   var assets = document.documentElement.dataset.content_root + "_static/html-manager";
   window.__jupyter_widgets_assets_path__ = assets + "/";
   window.require = { paths: { "@jupyter-widgets/html-manager/dist": assets } };
+  // The theme's fontawesome.js (loaded with defer, so after this file) replaces every
+  // <i class="fa ..."> with an <svg>. The Play widget of the frame players keeps its icons
+  // as <i> elements and sets their className: on an <svg> that throws ("Cannot set
+  // properties of undefined (setting 'className')") and the player's slider no longer moves
+  // its frames. Nested, the <svg> goes inside the <i>, which stays.
+  window.FontAwesomeConfig = { autoReplaceSvg: "nest" };
 })();
