@@ -28,6 +28,16 @@ from mctslib.views.tree_frames import (
 from mctslib.views.tree_layout import PHASES, RecordingUCTSearch, selection_steps
 
 
+def stepped(state, seed: int, iterations: int):
+    """The record of the last of ``iterations`` iterations stepped phase by phase."""
+    search = RecordingUCTSearch(1.0, iterations=10_000, seed=seed)
+    search.begin(state)
+    for _ in range(iterations):
+        for record in search.step():
+            pass
+    return record
+
+
 def tree_signature(node):
     return (node.move, node.visits, node.wins, tuple(tree_signature(c) for c in node.children))
 
@@ -77,12 +87,7 @@ def test_runs_without_pictures_keep_no_tables():
 
 
 def test_rows_are_a_snapshot_of_the_moment_of_choice():
-    search = RecordingUCTSearch(1.0, iterations=10_000, seed=3)
-    search.begin(SubtractionGame(6))
-    for _ in range(8):
-        for record in search.step():
-            pass
-    step = record.choices[0]
+    step = stepped(SubtractionGame(6), seed=3, iterations=8).choices[0]
     assert step.parent_visits == 7 and sum(row.visits for row in step.rows) == 7
     assert step.parent.visits == 8, "the tree moved on, the rows did not"
 
@@ -97,11 +102,7 @@ def test_selection_without_a_bonus_method():
 
 
 def test_tables_as_html_and_text():
-    search = RecordingUCTSearch(1.0, iterations=100, seed=2026)
-    search.begin(SubtractionGame(7))
-    for _ in range(12):
-        for record in search.step():
-            pass
+    record = stepped(SubtractionGame(7), seed=2026, iterations=12)
     label = lambda node: f"-{node.move}"
     text = selection_text(record.choices, label)
     assert text.splitlines()[0].startswith("  at root (N = 11): ")

@@ -25,6 +25,7 @@ import base64
 import html
 import io
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -216,9 +217,11 @@ def selection_html(choices: Sequence[SelectionStep], labeller: Callable | None =
                       tuple(_number(x) for x in (row.mean, row.bonus, row.score)))
             rows.append(f"<tr{style}>" + "".join(f"<td style='{cell}'>{html.escape(v)}</td>"
                                                 for v in values) + "</tr>")
-        parts.append(head + "<table style='border-collapse:collapse;font-size:12px;"
-                     "font-family:monospace'>" + "".join(rows) + "</table>")
-    return "<div class='tree-selection'>" + "".join(parts) + "</div>"
+        parts.append("<div style='flex:0 1 auto'>" + head +
+                     "<table style='border-collapse:collapse;font-size:12px;"
+                     "font-family:monospace'>" + "".join(rows) + "</table></div>")
+    return ("<div class='tree-selection' style='display:flex;flex-wrap:wrap;gap:4px 18px'>"
+            + "".join(parts) + "</div>")
 
 
 def selection_text(choices: Sequence[SelectionStep], labeller: Callable | None = None) -> str:
@@ -288,7 +291,7 @@ def _summary(record: IterationRecord, label: Callable) -> str:
 
 def record_search(state: GameState | None = None, iterations: int = 30, seed=TREE_SEED,
                   exploration: float = 1.0, depth: int | None = None,
-                  min_visits: int = 1) -> list[RecordedIteration]:
+                  min_visits: int = 0) -> list[RecordedIteration]:
     """Run ``iterations`` of UCT and keep a picture, a table and a summary of each (UCT chapter).
 
     Parameters
@@ -302,7 +305,8 @@ def record_search(state: GameState | None = None, iterations: int = 30, seed=TRE
     exploration : float
         UCB1's constant c (>= 0).
     depth, min_visits :
-        What the pictures draw, as :func:`~mctslib.views.tree_layout.tree_to_dot`.
+        What the pictures draw, as :func:`~mctslib.views.tree_layout.tree_to_dot`; by default
+        every node, unvisited children too (drawn dashed, with a 0).
 
     The search is :class:`~mctslib.views.tree_layout.RecordingUCTSearch`: it grows the same
     tree as ``UCTSearch(exploration, iterations, seed=seed)``.
@@ -327,8 +331,20 @@ def record_search(state: GameState | None = None, iterations: int = 30, seed=TRE
 
 
 def _scalable(svg: str) -> str:
-    """The SVG shrunk to its box's width when it is wider (dot gives a fixed size in points)."""
-    return svg.replace("<svg ", "<svg style='max-width:100%;height:auto' ", 1)
+    """The SVG shrunk to its box's width when wider (dot gives a size in points), and lighter.
+
+    Every frame is stored in the notebook and the page, so what the picture does not need
+    goes: dot's titles, the ids of edges and link groups, the font repeated on every text
+    (set once on the ``<svg>``), digits of coordinates beyond the first decimal. Node
+    groups keep their ids and classes, links their tooltips.
+    """
+    svg = re.sub(r"<title>[^<]*</title>\n?", "", svg)
+    svg = svg.replace(' font-family="Helvetica,sans-Serif" font-size="9.00"', "")
+    svg = re.sub(r'<g id="a_[^"]*"><a ', "<a ", svg).replace("</a>\n</g>", "</a>")
+    svg = re.sub(r'<g id="edge\d+" ', "<g ", svg)
+    svg = re.sub(r"(\d\.\d)\d+", r"\1", svg)
+    return svg.replace("<svg ", "<svg style='max-width:100%;max-height:100%;width:auto;"
+                                "height:auto;font-family:Helvetica,sans-serif;font-size:9px' ", 1)
 
 
 def recorded_frames(recorded: Sequence[RecordedIteration], state: GameState | None = None
@@ -350,11 +366,12 @@ def recorded_frames(recorded: Sequence[RecordedIteration], state: GameState | No
             "<div class='tree-frame' style='background:white;color:#222;padding:6px;"
             "border:1px solid #ccc;border-radius:4px'>"
             f"<div style='font-size:13px;margin-bottom:4px'>{summary}</div>"
-            "<div style='display:flex;flex-wrap:wrap;gap:10px;align-items:flex-start'>"
-            f"<div style='flex:1 1 300px;min-width:0;overflow:auto'>{item.svg}</div>"
-            f"<div style='flex:0 1 auto;font-size:12px'><b>Why this path{who}</b>"
+            # One height for every frame, so that the page does not jump as the tree grows.
+            "<div style='height:420px;display:flex;justify-content:center;"
+            f"align-items:center'>{item.svg}</div>"
+            f"<div style='font-size:12px'><b>Why this path{who}</b>"
             f"{item.selection or '<div>no choice to make: the root had no children yet</div>'}"
-            "</div></div></div>")
+            "</div></div>")
     return frames
 
 
