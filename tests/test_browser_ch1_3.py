@@ -21,7 +21,7 @@ CASES = [
      "70", "70 playouts per move: the trap 0.473"),
     ("notebooks/02_bandits.html", "0.177", "c = 0.177: after 100,000 pulls", 3,
      "0.5", "c = 0.5: after 100,000 pulls mean regret 69.6"),
-    ("notebooks/03_ucb1_by_hand.html", "1", "step 1: N = 10, chosen C (score 2.146)", 1,
+    ("notebooks/03_ucb1_by_hand.html", "1", "step 1: N = 10, chosen C (score 2.146)", 2,
      "3", "step 3: N = 12, chosen A (score 1.577)"),
 ]
 
