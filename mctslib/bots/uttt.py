@@ -43,6 +43,12 @@ key             meaning                                          default
 ``capacity``    nodes in the pool, 82 to 2,000,000,000           2000000
 ==============  ===============================================  ============
 
+The bot author's toolbox (chapter "How a Legend bot gets its strength") adds
+``fpu``, ``bounds``, ``tree_safe``, ``mast``, ``ponder``, ``extend`` and
+``close``, all off by default and printed only when set: see
+:mod:`mctslib.bots.uttt_toolbox`. A SPEC with any of them on builds a
+:class:`ToolboxBot`; every other SPEC builds the bot it always built.
+
 ``playout`` (chapter "Enhancements and failure modes",
 :mod:`mctslib.fast.uttt_playouts`) names what the playouts do: ``random`` and
 ``wins`` are the playouts of ``playout_wins=off`` and ``on``, so a SPEC that
@@ -142,11 +148,20 @@ from ._spec import (  # noqa: F401 (DEFAULT_MS, FIRST_MOVE_FACTOR: public API)
     split_spec,
     time_budget,
 )
+from .uttt_toolbox import (
+    TOOLBOX_DEFAULTS,
+    TOOLBOX_HELP,
+    TOOLBOX_SENTENCE,
+    ToolboxMixin,
+    check_toolbox,
+    toolbox_text,
+    uses_toolbox,
+)
 
 __all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_CUTOFF", "MAX_EXPAND", "MAX_ITERATIONS", "MAX_MS",
            "MAX_OPENINGS", "MAX_OPENING_PLIES", "MIN_CAPACITY", "PLAYOUTS", "SPEC_HELP",
            "SPEC_SYNTAX",
-           "BotSpec", "SearchInfo", "UTTTBot", "available_memory", "check_pool_memory",
+           "BotSpec", "SearchInfo", "ToolboxBot", "UTTTBot", "available_memory", "check_pool_memory",
            "distinct_openings", "opponent_reply", "parse_spec", "random_openings", "warm_up"]
 
 #: The centre cell of the centre board, row 4, col 4: the opening most strong bots play as X.
@@ -220,6 +235,8 @@ Keys of uct:
   capacity=N        nodes in the pool, a whole number from 82 (the root and its
                     81 children) to 2,000,000,000, 29 bytes each, within the
                     memory available (default 2000000)
+The bot author's toolbox (all off by default):
+""" + TOOLBOX_HELP + """
 Give iters/first_iters or ms/first_ms, not both; with neither, ms=100 and
 first_ms=1000. The first move is the bot's first; with centre=on, X's is the
 centre, unsearched.
@@ -239,7 +256,7 @@ SPEC_HELP = (
     "capture or greedy), expand (a whole number from 1 to 10,000), draw (a number from 0 to "
     "1), cutoff (a whole number from 0 to 81), cutoff_scale (a number > 0 and at most "
     "1,000,000), capacity (a whole number "
-    "from 82 to 2,000,000,000)."
+    "from 82 to 2,000,000,000), " + TOOLBOX_SENTENCE + "."
 )
 
 
@@ -298,6 +315,8 @@ class BotSpec:
         :data:`MAX_EXPAND`; 1, the second visit, is the default).
     draw : float
         A drawn playout's worth to the bot (0 to 1; its opponent gets 1 - draw).
+    fpu, bounds, tree_safe, mast, ponder, extend, close
+        The bot author's toolbox (:mod:`mctslib.bots.uttt_toolbox`), off by default.
     """
 
     kind: str = "uct"
@@ -321,6 +340,13 @@ class BotSpec:
     draw: float = 0.5
     cutoff: int = 0
     cutoff_scale: float = 100.0
+    fpu: float | None = None  # the toolbox (mctslib.bots.uttt_toolbox), all off by default
+    bounds: bool = False
+    tree_safe: bool = False
+    mast: float | None = None
+    ponder: bool = False
+    extend: float = 0.0
+    close: float = 0.8
 
     def __post_init__(self):
         if self.kind not in _KINDS:
@@ -352,6 +378,8 @@ class BotSpec:
                              f"a number > 0 and at most 1,000,000, got {self.cutoff_scale!r}.")
         self._set("cutoff_scale", scale)
         self._check_budget()
+        for name, value in check_toolbox(self).items():
+            self._set(name, value)
 
     @property
     def playouts_take_wins(self) -> bool:
@@ -442,6 +470,8 @@ class BotSpec:
         """A fresh player seeded by ``seed`` (what the arena calls, once per game)."""
         if self.kind == "random":
             return RandomPlayer(seed)
+        if uses_toolbox(self):
+            return ToolboxBot(self, seed)
         return UTTTBot(self, seed)
 
     def __str__(self) -> str:
@@ -468,6 +498,7 @@ class BotSpec:
             flags += f",cutoff={self.cutoff}"
         if self.cutoff_scale != 100.0:
             flags += f",cutoff_scale={exact(self.cutoff_scale)}"
+        flags += toolbox_text(self)
         return (f"uct:c={self.c!r},scale={self.scale},{budget},{flags},"
                 f"capacity={self.capacity}")
 
@@ -490,7 +521,7 @@ class BotSpec:
 #: Fields added after results were first stored, with their defaults (see ``as_dict``).
 _LATER_FIELDS = {"playout_wins": None, "tree_wins": None, "first_iterations": None,
                  "margin_ms": 0.0, "stop": False, "playout": None, "expand": 1,
-                 "draw": 0.5, "cutoff": 0, "cutoff_scale": 100.0}
+                 "draw": 0.5, "cutoff": 0, "cutoff_scale": 100.0, **TOOLBOX_DEFAULTS}
 
 
 _KEYS = {"c": "c", "scale": "scale", "iters": "iterations", "first_iters": "first_iterations",
@@ -498,8 +529,9 @@ _KEYS = {"c": "c", "scale": "scale", "iters": "iterations", "first_iters": "firs
          "tree_wins": "tree_wins", "solver": "solver", "reuse": "reuse", "centre": "centre",
          "capacity": "capacity", "margin_ms": "margin_ms", "stop": "stop",
          "playout": "playout", "expand": "expand", "draw": "draw",
-         "cutoff": "cutoff", "cutoff_scale": "cutoff_scale"}
-_ON_OFF_KEYS = ("wins", "playout_wins", "tree_wins", "solver", "reuse", "centre", "stop")
+         "cutoff": "cutoff", "cutoff_scale": "cutoff_scale", **{key: key for key in TOOLBOX_DEFAULTS}}
+_ON_OFF_KEYS = ("wins", "playout_wins", "tree_wins", "solver", "reuse", "centre", "stop",
+                "bounds", "tree_safe", "ponder")
 _WHOLE_KEYS = ("iters", "first_iters", "capacity", "expand", "cutoff")
 
 
@@ -818,6 +850,14 @@ class UTTTBot:
         A subclass with node data of its own moves it here, as ``pool.new_index``
         says (:class:`mctslib.bots.uttt_prior.PriorUCTBot`); nothing to do here.
         """
+
+
+class ToolboxBot(ToolboxMixin, UTTTBot):
+    """:class:`UTTTBot` with the bot author's toolbox keys on (:mod:`mctslib.bots.uttt_toolbox`).
+
+    What a :class:`BotSpec` with ``fpu``, ``bounds``, ``tree_safe``, ``mast``,
+    ``ponder`` or ``extend`` builds; same parameters as :class:`UTTTBot`.
+    """
 
 
 def opponent_reply(before: UltimateTicTacToe, after: UltimateTicTacToe) -> int | None:

@@ -152,6 +152,38 @@ def reply_wins(s, board, cell, threats):
 
 
 @njit(cache=True)
+def keep_safe(s, n, scoring, buf, copy):
+    """Keep in ``buf[:n]`` the moves after which the opponent cannot win the game at once.
+
+    The *anti-decisive* rule: ``buf[:n]`` holds legal moves of ``s`` (none of
+    which wins the game at once); the safe ones are moved to the front, in
+    their order, and their count is returned. If no move is safe, ``buf`` is
+    left as it was and ``n`` is returned: every move then loses, and any will
+    do. ``copy`` is a scratch state, used only when two boards or fewer are
+    open (the board count may then decide the game). Shared by the
+    ``safe``/``capture``/``greedy`` playouts and the tree's anti-decisive
+    expansion (:mod:`mctslib.fast.uttt_toolbox`).
+    """
+    open_boards = FULL & ~s[CLOSED]
+    few_open = popcount(open_boards) <= 2  # the board count may decide: check on a copy
+    threats = np.int64(COMPLETES[s[WON + 1 - s[PLAYER]]]) & open_boards
+    kept = 0
+    for i in range(n):
+        if few_open:
+            for k in range(STATE_SIZE):
+                copy[k] = s[k]
+            play(copy, buf[i])
+            loses = has_winning_move(copy, scoring)
+        else:
+            board, cell = _board_cell(buf[i])
+            loses = reply_wins(s, board, cell, threats)
+        if not loses:
+            buf[kept] = buf[i]  # kept <= i: an entry is read before it is overwritten
+            kept += 1
+    return kept if kept > 0 else n
+
+
+@njit(cache=True)
 def policy_move(s, rng, policy, scoring, buf, copy):
     """The move ``policy`` plays in ``s`` (the game must be on); ``rng`` advances.
 
@@ -187,24 +219,7 @@ def _heuristic_move(s, rng, policy, scoring, buf, copy):
             return random_move(s, rng)
     n = legal_moves(s, buf)
     if threatened:  # keep the moves after which the opponent cannot win at once
-        open_boards = FULL & ~s[CLOSED]
-        few_open = popcount(open_boards) <= 2  # the board count may decide: check on a copy
-        threats = np.int64(COMPLETES[s[WON + 1 - s[PLAYER]]]) & open_boards
-        kept = 0
-        for i in range(n):
-            if few_open:
-                for k in range(STATE_SIZE):
-                    copy[k] = s[k]
-                play(copy, buf[i])
-                loses = has_winning_move(copy, scoring)
-            else:
-                board, cell = _board_cell(buf[i])
-                loses = reply_wins(s, board, cell, threats)
-            if not loses:
-                buf[kept] = buf[i]  # kept <= i: an entry is read before it is overwritten
-                kept += 1
-        if kept > 0:
-            n = kept
+        n = keep_safe(s, n, scoring, buf, copy)
     if policy >= CAPTURE:
         captures = 0
         for i in range(n):
