@@ -97,15 +97,16 @@ def running_example_summary(example, budgets: Sequence[int] | None = None) -> st
             raise ValueError(f"each budget must be one of the stored budgets {stored}, got "
                              f"{shown(b)}.")
     methods = list(example.answers)
-    header = f"{'budget':>7}" + "".join(f"  {_STYLE.get(m, (m,))[0]:>22}" for m in methods)
+    # Narrow enough (about 70 characters) for the book's column without wrapping.
+    header = f"{'budget':>7}" + "".join(f" {_STYLE.get(m, (m,))[0]:>20}" for m in methods)
     title = (f"{example.position} ({example.player_to_move} to move), correct moves "
-             f"{example.correct_moves}; {example.seed_count:,} seeds: P(correct) [95% interval]")
+             f"{example.correct_moves}\n{example.seed_count:,} seeds: P(correct) [95% interval]")
     lines = [title, header]
     for b in budgets:
         row = f"{b:>7,}"
         for m in methods:
             p, low, high = example.probability_at(m, b)
-            row += f"  {p:>8.3f} [{low:.3f}, {high:.3f}]"
+            row += f" {p:>5.3f} [{low:.3f}, {high:.3f}]"
         lines.append(row)
     return "\n".join(lines)
 
