@@ -57,10 +57,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from .node_pool import add_children
 from .uttt import (
+    BOARD_OF,
+    CELL_OF,
+    FORCED,
+    FREE,
+    MOVE_OF,
     ONGOING,
     OUTCOME,
     PLAYER,
@@ -73,7 +79,8 @@ from .uttt import (
     winning_moves,
 )
 from .uttt_playouts import RANDOM, WINS, danger, keep_safe, policy_playout
-from .uttt_uct import LOG_OF, LOSS, UNKNOWN, _backup, _prove_leaf, win_taking_playout
+from .uttt_uct import LANES, LOG_OF, LOSS, UNKNOWN, _backup, _prove_leaf, win_taking_playout
+from .uttt_uct import _select as _ucb1_select
 from .xorshift import shuffle_prefix, xorshift_next
 
 #: Bounds of a node, for the player who moved into it.
@@ -84,39 +91,49 @@ MAST_UNSEEN = 1.0
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _select(node, c, fpu, solver_on, bounds_on, first_child, child_count, visits, wins, proven,
-            lower, upper):
+            lower, upper, scores):
     """UCB1 with first-play urgency and the bounds' cut; the first strictly highest score.
 
     Off (``fpu < 0``, no bounds): the first unvisited child, else the first
     strictly highest UCB1 score, as :func:`mctslib.fast.uttt_uct._select`
-    (the same floating-point operations). A child cut by the bounds, or a
-    proven loss with the solver, scores minus infinity.
+    (the same floating-point operations). An unvisited child scores ``fpu``;
+    a child cut by the bounds, or a proven loss with the solver, minus
+    infinity. The scores are computed as in that function, over whole blocks
+    of :data:`~mctslib.fast.uttt_uct.LANES` children with no branch (one
+    vector instruction a step; an unvisited child's 0 / 0 is replaced after).
     """
     first, count = first_child[node], child_count[node]
-    if fpu < 0.0:
+    if fpu < 0.0 and visits[first + count - 1] == 0:
         for child in range(first, first + count):
             if visits[child] == 0:
                 return child
-    guaranteed = -1  # the best lower bound among the children: what the mover is sure of
-    if bounds_on:
-        for child in range(first, first + count):
-            guaranteed = max(guaranteed, lower[child])
     parent_visits = visits[node]
     log_parent = (LOG_OF[parent_visits] if parent_visits < LOG_OF.shape[0]
                   else math.log(parent_visits))
-    best, best_score = first, -math.inf
-    for child in range(first, first + count):
-        if bounds_on and upper[child] <= guaranteed:
-            continue  # cannot do better than a sibling already guarantees
-        if solver_on and proven[child] == LOSS:
-            continue
-        if visits[child] == 0:
-            score = fpu
-        else:
-            score = wins[child] / visits[child] + c * math.sqrt(log_parent / visits[child])
-        if score > best_score:
-            best, best_score = child, score
-    return best
+    base = np.uint64(first)
+    for k in range(np.uint64((count + LANES - 1) & -LANES)):
+        scores[k] = (wins[base + k] / visits[base + k]
+                     + c * math.sqrt(log_parent / visits[base + k]))
+    if fpu >= 0.0:
+        for k in range(count):
+            if visits[first + k] == 0:
+                scores[k] = fpu
+    if bounds_on:
+        guaranteed = lower[first]  # the best lower bound: what the mover is already sure of
+        for k in range(1, count):
+            guaranteed = max(guaranteed, lower[first + k])
+        for k in range(count):
+            if upper[first + k] <= guaranteed:
+                scores[k] = -math.inf  # cannot beat what a sibling already guarantees
+    if solver_on:
+        for k in range(count):
+            if proven[first + k] == LOSS:
+                scores[k] = -math.inf
+    best = 0
+    for k in range(1, count):
+        if scores[k] > scores[best]:
+            best = k
+    return first + best
 
 
 @njit(cache=True, inline="always")
@@ -164,6 +181,39 @@ def _update_bounds(path, depth, first_child, child_count, lower, upper):
         upper[node] = high
 
 
+@njit(cache=True, inline="always")
+def _mast_value(player, move, mast_sum, mast_count):
+    seen = mast_count[player, move]
+    return mast_sum[player, move] / seen if seen > 0 else MAST_UNSEEN
+
+
+@njit(cache=True)
+def _mast_best(s, mast_sum, mast_count):
+    """The legal move with the best MAST average for the player to move; the lowest on ties.
+
+    Legal moves in ascending order without a list: a forced board's free cells
+    (cell order is move order within a board), or every cell of the grid
+    whose board's free mask has it.
+    """
+    player, forced = s[PLAYER], s[FORCED]
+    chosen, best = -1, -1.0
+    if forced >= 0:
+        free = s[FREE + forced]
+        for cell in range(9):
+            if (free >> cell) & 1:
+                move = np.int64(MOVE_OF[forced, cell])
+                value = _mast_value(player, move, mast_sum, mast_count)
+                if value > best:
+                    chosen, best = move, value
+        return chosen
+    for move in range(81):
+        if (s[FREE + BOARD_OF[move]] >> CELL_OF[move]) & 1:
+            value = _mast_value(player, move, mast_sum, mast_count)
+            if value > best:
+                chosen, best = move, value
+    return chosen
+
+
 @njit(cache=True)
 def mast_playout(s, rng, take_wins, threshold, scoring, buf, mast_sum, mast_count, trail):
     """A MAST playout in place (see the module); return the number of moves, kept in ``trail``.
@@ -180,15 +230,7 @@ def mast_playout(s, rng, take_wins, threshold, scoring, buf, mast_sum, mast_coun
         elif (xorshift_next(rng) >> 32) < threshold:
             chosen = random_move(s, rng)
         else:
-            player = s[PLAYER]
-            n = legal_moves(s, buf)
-            chosen, best = buf[0], -1.0
-            for k in range(n):
-                m = buf[k]
-                seen = mast_count[player, m]
-                value = mast_sum[player, m] / seen if seen > 0 else MAST_UNSEEN
-                if value > best:
-                    chosen, best = m, value
+            chosen = _mast_best(s, mast_sum, mast_count)
         trail[played] = chosen
         played += 1
         play(s, chosen)
@@ -199,15 +241,16 @@ def mast_playout(s, rng, take_wins, threshold, scoring, buf, mast_sum, mast_coun
 def _mast_update(root_player, path, depth, move, trail, played, s, scoring, mast_sum,
                  mast_count):
     """Credit every move of the iteration (tree path, then playout) to the player who made it."""
+    x_result = result(s, 0, scoring)
     player = root_player
     for d in range(1, depth):
         m = move[path[d]]
-        mast_sum[player, m] += result(s, player, scoring)
+        mast_sum[player, m] += x_result if player == 0 else 1.0 - x_result
         mast_count[player, m] += 1
         player = 1 - player
     for k in range(played):
         m = trail[k]
-        mast_sum[player, m] += result(s, player, scoring)
+        mast_sum[player, m] += x_result if player == 0 else 1.0 - x_result
         mast_count[player, m] += 1
         player = 1 - player
 
@@ -215,12 +258,14 @@ def _mast_update(root_player, path, depth, move, trail, played, s, scoring, mast
 @njit(cache=True, error_model="numpy", _nrt=False)
 def toolbox_kernel(root_state, iterations, c, pm1, playout, tree_wins, solver_on, scoring, rng,
                    used, move, first_child, child_count, visits, wins, proven, scratch, path,
-                   buf, copy, expand, draw, fpu, bounds_on, lower, upper, tree_safe,
+                   buf, scores, copy, expand, draw, fpu, bounds_on, lower, upper, tree_safe,
                    mast_threshold, mast_sum, mast_count, trail):
     """Run up to ``iterations`` iterations from ``root_state``; return how many ran.
 
     The arguments up to ``draw`` are those of
-    :func:`mctslib.fast.uttt_uct.search_kernel` (no cut-off here); then
+    :func:`mctslib.fast.uttt_uct.search_kernel` (no cut-off here; ``scores`` is
+    the work array of its vectorised UCB1, used when ``fpu`` and the bounds are
+    off); then
     ``fpu`` (negative: off), ``bounds_on`` with the int8 arrays ``lower`` and
     ``upper`` (one entry a node; the root's are set by the caller to (0, 2)
     for a fresh tree), ``tree_safe``, and ``mast_threshold`` (negative: off)
@@ -242,8 +287,12 @@ def toolbox_kernel(root_state, iterations, c, pm1, playout, tree_wins, solver_on
         node, depth = 0, 1
         path[0] = 0
         while child_count[node] > 0:  # selection
-            node = _select(node, c, fpu, solver_on, bounds_on, first_child, child_count, visits,
-                           wins, proven, lower, upper)
+            if fpu < 0.0 and not bounds_on:  # plain UCB1: the chapter-5 kernel's vector loop
+                node = _ucb1_select(node, c, solver_on, first_child, child_count, visits, wins,
+                                    proven, scores)
+            else:
+                node = _select(node, c, fpu, solver_on, bounds_on, first_child, child_count,
+                               visits, wins, proven, lower, upper, scores)
             play(scratch, move[node])
             path[depth] = node
             depth += 1

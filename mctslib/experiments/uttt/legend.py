@@ -1,0 +1,308 @@
+"""Experiments of the chapter "How a Legend bot gets its strength": the toolbox, tool by tool.
+
+Every match plays today's bot, :data:`TODAY` (chapter 5's tuned options,
+:data:`mctslib.experiments.uttt.enhancements.TUNED_OPTIONS`, read at import:
+never copied), against a variant: today's options with one tool of the
+toolbox (:mod:`mctslib.bots.uttt_toolbox`) added, or several. Budgets are
+counts of iterations, so every game repeats exactly for the same seed on any
+machine and under any load; *equal time* is a count scaled by the variant's
+speed relative to today's bot, measured side by side in one run by
+``benchmarks/toolbox_speed.py`` (stored in ``benchmarks/results/``) and given
+here as ``ratio``. Three kinds of experiment, each stored as an
+:class:`~mctslib.experiments.uttt.results.ExperimentResult` in
+``data/uttt/legend/NAME.json`` (:data:`DIRECTORY`):
+
+* :func:`grid_experiment`: a tool's value picked at a small budget (equal
+  iterations, fixed number of games per point);
+* :func:`screen_experiment`: each tool against today's bot at equal time, a
+  fixed number of games each;
+* :func:`decision_experiment`: one variant against one bot, pair by pair,
+  stopped by the Elo SPRT of chess engine testing (:mod:`mctslib.play.elo_sprt`,
+  game pairs) or at a cap, both fixed before the first game.
+
+Every match of an experiment starts from the same seeded 2-ply openings
+(each played twice, sides swapped), or from the empty board when the
+question is the first move (``openings=0``); CodinGame scoring. A run writes
+``NAME.pairs.jsonl`` as it goes and resumes from it. The command line (one
+process, ``nice -n 10`` on a shared machine; the data README has each
+command and its time)::
+
+    python -m mctslib.experiments.uttt.legend grid --points fpu=0.7 fpu=1 --iterations 5000 \\
+        --games 200 --name tool_grid
+    python -m mctslib.experiments.uttt.legend screen --variant fpu=fpu=1@0.98 ... \\
+        --iterations 20000 --games 400 --name screens
+    python -m mctslib.experiments.uttt.legend decide --a "OPTIONS" --b "OPTIONS" \\
+        --a-iterations N --b-iterations M --max-games 1000 --name NAME
+
+A notebook re-runs a small version with the same seed: the first games of a
+match are the same whatever the number of games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+import time
+from pathlib import Path
+
+from ...bots.uttt import BotSpec, parse_spec
+from ...games.uttt import UltimateTicTacToe
+from ...play.elo_sprt import EloSPRT
+from .enhancements import TUNED_OPTIONS
+from .playing import _match, _Progress, _test_parameters, _test_summary, progress_path
+from .results import (
+    DATA_DIR,
+    TIME_NOTE,
+    ExperimentResult,
+    _bot,
+    _common,
+    _finish,
+    _iterations,
+    _machine,
+    _openings,
+    _parameters,
+)
+
+#: Where the stored results live.
+DIRECTORY = DATA_DIR / "legend"
+#: Today's bot: chapter 5's tuned options (its budget is set by each experiment).
+TODAY = TUNED_OPTIONS
+#: The sequential test of every decision here: no gain against +30 Elo, 5% errors each way.
+DECISION_TEST = {"elo0": 0.0, "elo1": 30.0, "alpha": 0.05, "beta": 0.05}
+
+
+def variant(options: str = TODAY, extra: str = "") -> BotSpec:
+    """``options`` with the keys of ``extra`` (``"KEY=VALUE,..."``) replacing or adding theirs.
+
+    A variant with ``bounds=on`` turns the solver off (the bounds replace it)
+    unless ``extra`` says otherwise; ``wins`` replaces ``playout_wins`` and
+    ``tree_wins``.
+    """
+    base = _bot(options)
+    if not extra:
+        return base
+    items = dict(item.split("=", 1) for item in str(base).removeprefix("uct:").split(","))
+    changes = dict(item.split("=", 1) for item in filter(None, extra.replace(" ", "").split(",")))
+    if changes.get("bounds") == "on":
+        changes.setdefault("solver", "off")
+    if "wins" in changes:
+        items.pop("playout_wins", None)
+        items.pop("tree_wins", None)
+    items.update(changes)
+    return parse_spec("uct:" + ",".join(f"{key}={value}" for key, value in items.items()))
+
+
+def _starts(games: int, openings: int, seed: int) -> list:
+    """Seeded 2-ply openings, one per pair; ``openings=0``: the empty board for every pair."""
+    if openings == 0:
+        return [UltimateTicTacToe()]
+    return _openings(games, 2, seed, "codingame")
+
+
+def grid_experiment(points=(("fpu", 1.0),), iterations: int = 1000, games: int = 10, *,
+                    options: str = TODAY, name: str = "tool_grid", seed: int = 40,
+                    openings: int = 2, progress=None, jobs: int = 1, callback=None
+                    ) -> ExperimentResult:
+    """Each ``(key, value)`` of ``points`` added to ``options`` against ``options`` alone.
+
+    Both bots at ``iterations`` per move (equal iterations: this picks a value,
+    it does not measure the tool at equal time), ``games`` games each, the
+    same openings for every point. Summary: each point's score, and per key
+    the value with the best score.
+    """
+    start = time.perf_counter()
+    games, runner = _common(name, games, seed, "codingame", jobs, None, callback)
+    progress = _Progress(progress)
+    today = _iterations(variant(options), iterations)
+    starts = _starts(games, openings, seed)
+    for key, value in points:
+        extra = f"{key}={value:g}" if isinstance(value, (int, float)) else f"{key}={value}"
+        _match(runner, progress, f"{extra} vs today", f"{key}={value}",
+               _iterations(variant(options, extra), iterations), today, starts, games)
+    best: dict = {}
+    for (key, value), c in zip(points, runner.played):
+        if key not in best or c.score > best[key]["score"]:
+            best[key] = {"value": value, "score": c.score, "interval_95": c.interval_95}
+    summary = {"points": _points(runner.played), "best": best,
+               "rule": "per key, the value with the best score is the one screened next"}
+    return _finish(runner, start, title=f"tool values at {iterations:,} iterations, equal "
+                   "iterations", scoring="codingame", reproducible=True, summary=summary,
+                   notes=[TIME_NOTE], parameters=_parameters(
+                       runner, points=[list(p) for p in points], iterations=iterations,
+                       games=games, options=options, openings=openings,
+                       machine=_machine()))
+
+
+def screen_experiment(variants: dict, iterations: int = 1000, games: int = 10, *,
+                      options: str = TODAY, name: str = "screens", seed: int = 41,
+                      openings: int = 2, first_factor: float | None = None, progress=None,
+                      jobs: int = 1, callback=None) -> ExperimentResult:
+    """Each variant against ``options`` at equal time, ``games`` games each.
+
+    ``variants`` maps a label to ``(extra, ratio)``: the keys added to
+    ``options`` and the variant's iterations per CPU second relative to
+    today's bot; the variant runs ``round(iterations * ratio)`` a move and
+    today's bot ``iterations``. ``first_factor`` gives both a first move of
+    that many times their budget (CodinGame's 1,000 ms first turn: 10).
+    """
+    start = time.perf_counter()
+    games, runner = _common(name, games, seed, "codingame", jobs, None, callback)
+    progress = _Progress(progress)
+    today = _budget(variant(options), iterations, first_factor)
+    starts = _starts(games, openings, seed)
+    for label, (extra, ratio) in variants.items():
+        count = max(1, round(iterations * ratio))
+        _match(runner, progress, f"{label} vs today", label,
+               _budget(variant(options, extra), count, first_factor), today, starts, games)
+    summary = {"points": _points(runner.played)}
+    return _finish(runner, start, title=f"each tool against today's bot at equal time "
+                   f"({iterations:,} iterations for today's)", scoring="codingame",
+                   reproducible=True, summary=summary, notes=[TIME_NOTE],
+                   parameters=_parameters(runner, variants={k: list(v) for k, v in
+                                                            variants.items()},
+                                          iterations=iterations, games=games, options=options,
+                                          openings=openings, first_factor=first_factor,
+                                          machine=_machine()))
+
+
+def decision_experiment(a: str, b: str, a_iterations: int, b_iterations: int,
+                        max_games: int = 1000, *, name: str = "decision", seed: int = 42,
+                        openings: int = 2, first_factor: float | None = None,
+                        elo0: float = DECISION_TEST["elo0"], elo1: float = DECISION_TEST["elo1"],
+                        alpha: float = DECISION_TEST["alpha"],
+                        beta: float = DECISION_TEST["beta"], progress=None, jobs: int = 1,
+                        callback=None) -> ExperimentResult:
+    """Bot A (options ``a``) against bot B (options ``b``), stopped by the Elo SPRT.
+
+    Pairs of games until the test (H0 ``elo0`` against H1 ``elo1``, pentanomial,
+    maximum-likelihood LLR, ``alpha`` and ``beta``) decides, or undecided at
+    ``max_games``. Counts ``a_iterations`` and ``b_iterations`` stand in for
+    equal time.
+    """
+    start = time.perf_counter()
+    max_games, runner = _common(name, max_games, seed, "codingame", jobs, None, callback)
+    if max_games % 2:
+        raise ValueError(f"max_games must be even (pairs of games), got {max_games}.")
+    test = EloSPRT(elo0, elo1, alpha, beta)
+    progress = _Progress(progress)
+    bot_a = _budget(variant(a), a_iterations, first_factor)
+    bot_b = _budget(variant(b), b_iterations, first_factor)
+    starts = _starts(max_games, openings, seed)
+    _match(runner, progress, "A vs B", None, bot_a, bot_b, starts, max_games, test)
+    summary = {"tests": [_test_summary(test, runner.played[0], max_games)],
+               "points": _points(runner.played)}
+    notes = [("Sequential: the match stops at the first pair after which the test decides, or "
+              f"undecided at {max_games} games, both fixed before the first game."), TIME_NOTE]
+    return _finish(runner, start, title="a decision by the sequential test", scoring="codingame",
+                   reproducible=True, summary=summary, notes=notes,
+                   parameters=_parameters(runner, a=str(bot_a), b=str(bot_b),
+                                          max_games=max_games, openings=openings,
+                                          first_factor=first_factor,
+                                          test=_test_parameters(test, max_games),
+                                          machine=_machine()))
+
+
+def _budget(spec: BotSpec, iterations: int, first_factor: float | None) -> BotSpec:
+    spec = _iterations(spec, iterations)
+    if first_factor is not None:
+        spec = dataclasses.replace(spec, first_iterations=round(first_factor * iterations))
+    return spec
+
+
+def _points(comparisons) -> list:
+    return [{"label": c.label, "a": c.a, "b": c.b, "games": c.games, "score": c.score,
+             "interval_95": c.interval_95, "wins": c.wins, "draws": c.draws,
+             "losses": c.losses} for c in comparisons]
+
+
+def load(name: str, directory=None) -> ExperimentResult:
+    """The stored result ``NAME.json`` of this chapter (default folder :data:`DIRECTORY`)."""
+    return ExperimentResult.load(Path(directory or DIRECTORY) / f"{name}.json")
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def _variant_arg(text: str) -> tuple[str, tuple[str, float]]:
+    """``LABEL=EXTRA@RATIO`` -> ``(LABEL, (EXTRA, RATIO))``."""
+    label, _, rest = text.partition("=")
+    extra, _, ratio = rest.rpartition("@")
+    if not label or not extra or not ratio:
+        raise argparse.ArgumentTypeError(f"a variant is LABEL=OPTIONS@RATIO, got {text!r}")
+    return label, (extra, float(ratio))
+
+
+def _point_arg(text: str) -> tuple[str, float | str]:
+    key, _, value = text.partition("=")
+    if not key or not value:
+        raise argparse.ArgumentTypeError(f"a point is KEY=VALUE, got {text!r}")
+    try:
+        return key, float(value)
+    except ValueError:
+        return key, value
+
+
+def main(argv=None) -> int:
+    """The command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m mctslib.experiments.uttt.legend",
+                                     description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="experiment", required=True)
+    grid = sub.add_parser("grid", help="tool values at equal iterations")
+    grid.add_argument("--points", type=_point_arg, nargs="+", required=True)
+    grid.add_argument("--iterations", type=int, default=5000)
+    grid.add_argument("--games", type=int, default=200)
+    screen = sub.add_parser("screen", help="each tool against today's bot at equal time")
+    screen.add_argument("--variant", type=_variant_arg, action="append", required=True)
+    screen.add_argument("--iterations", type=int, default=20000)
+    screen.add_argument("--games", type=int, default=400)
+    decide = sub.add_parser("decide", help="one variant against one bot, the Elo SPRT")
+    decide.add_argument("--a", required=True, help="bot A's options (a SPEC without 'uct:')")
+    decide.add_argument("--b", default=TODAY, help="bot B's options (default: today's)")
+    decide.add_argument("--a-iterations", type=int, required=True)
+    decide.add_argument("--b-iterations", type=int, required=True)
+    decide.add_argument("--max-games", type=int, default=1000)
+    decide.add_argument("--elo1", type=float, default=DECISION_TEST["elo1"])
+    for each in (grid, screen, decide):
+        each.add_argument("--name", required=True)
+        each.add_argument("--seed", type=int, default=None)
+        each.add_argument("--openings", type=int, choices=(0, 2), default=2,
+                          help="2: seeded 2-ply openings (default); 0: the empty board")
+        each.add_argument("--jobs", type=int, default=1)
+        each.add_argument("--out-dir", default=str(DIRECTORY))
+    for each in (screen, decide):
+        each.add_argument("--first-factor", type=float, default=None,
+                          help="a first move of this many times the budget (CodinGame: 10)")
+    args = parser.parse_args(argv)
+    out_dir = Path(args.out_dir)
+    progress = progress_path(args.name, out_dir)
+    extra = {"seed": args.seed} if args.seed is not None else {}
+    common = {"name": args.name, "openings": args.openings, "progress": progress,
+              "jobs": args.jobs, "callback": print, **extra}
+    load_before = os.getloadavg()
+    try:
+        if args.experiment == "grid":
+            result = grid_experiment(args.points, args.iterations, args.games, **common)
+        elif args.experiment == "screen":
+            result = screen_experiment(dict(args.variant), args.iterations, args.games,
+                                       first_factor=args.first_factor, **common)
+        else:
+            result = decision_experiment(args.a, args.b, args.a_iterations, args.b_iterations,
+                                         args.max_games, first_factor=args.first_factor,
+                                         elo1=args.elo1, **common)
+    except ValueError as error:
+        parser.error(str(error))
+    result.parameters["load_before"] = list(load_before)
+    result.parameters["load_after"] = list(os.getloadavg())
+    result.parameters["command"] = "python -m mctslib.experiments.uttt.legend " + " ".join(
+        sys.argv[1:] if argv is None else argv)
+    path = result.save(out_dir / f"{args.name}.json")
+    print(result.table())
+    print(f"{result.seconds:.0f} s; written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
