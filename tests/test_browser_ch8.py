@@ -30,8 +30,11 @@ def test_the_rps_mixes_step_through_their_rounds_without_a_kernel(
         page.goto(base + PAGE)
         [first] = frame_players(page)
         assert first["showing"] == 1 and first["readout"] == "100", first
+        assert first["shown"].startswith("after 100 rounds, distance from equilibrium:")
         _, after = step_frame_player(page, steps=6)  # 100 rounds -> 1,000 rounds
         assert after["readout"] == "1,000", after
+        assert after["shown"].startswith("after 1,000 rounds, distance from equilibrium: "
+                                         "decoupled UCB1 0.401, regret matching 1.359, Exp3 0.588")
         page.locator(".mctsbook-frame-player").first.screenshot(
             path=str(screenshot_dir / "ch8_frame_player.png"))
         assert_stayed_local(network)
