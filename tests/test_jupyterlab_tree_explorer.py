@@ -100,8 +100,10 @@ def test_three_iterations_show_four_phases_each_and_grow_the_tree(lab, lab_brows
 
     # The fourth selection is the first real comparison: one table, the pick highlighted.
     page.locator("button.tree-explorer-phase").click()
-    wait_for(page, "() => document.querySelector('.tree-explorer-selection table') !== null",
-             ITERATION_TIMEOUT_MS, "the selection phase showed no table")
+    wait_for(page, "() => document.querySelector('.tree-explorer-caption').innerText"
+                   ".includes('Iteration 4 · 1/4 selection')"
+                   " && document.querySelector('.tree-explorer-selection table') !== null",
+             ITERATION_TIMEOUT_MS, "the fourth selection showed no table")
     selection = page.locator(".tree-explorer-selection")
     assert "picks -2, the highest score" in selection.inner_text(), selection.inner_text()
     assert selection.locator("tr[style*='font-weight:bold']").count() == 1

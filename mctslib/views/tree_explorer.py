@@ -379,9 +379,10 @@ class TreeExplorer(widgets.VBox):
         self.game.observe(self._game_changed, "value")
 
         buttons = widgets.HBox([self.one, self.phase_button, self.run_button, self.run_count,
-                                self.reset_button, self.c_box, self.game])
-        sliders = widgets.HBox([self.depth, self.fold, self.node_list])
-        super().__init__([buttons, sliders, self.caption, self.selection,
+                                self.reset_button])
+        search_row = widgets.HBox([self.c_box, self.game])  # what is searched
+        sliders = widgets.HBox([self.depth, self.fold, self.node_list])  # what is drawn
+        super().__init__([buttons, search_row, sliders, self.caption, self.selection,
                           widgets.HBox([self.tree, self.details]), self.status, self.pick_box])
         self.add_class("tree-explorer")
         self.redraw()
