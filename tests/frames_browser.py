@@ -8,6 +8,10 @@ shows another frame. Shared by every chapter that has a player; the player's own
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
+from browser import chromium, serve_folder
+
 PLAYER = ".mctsbook-frame-player"
 
 #: For each player on the page: the frames it draws now (a Stack draws only the selected one),
@@ -51,3 +55,22 @@ def step_frame_player(page, which: int = 0, steps: int = 1) -> tuple[dict, dict]
         f"but the frame did not ({before['shown']})")
     assert after["readout"] != before["readout"], f"player {which}: the slider did not move"
     return before, after
+
+
+@contextmanager
+def built_page(built_book, playwright, tmp_path, page_name: str):
+    """Open ``page_name`` of the built book in Chromium; yields ``(page, errors, network)``.
+
+    ``errors`` collects, while the page is open, every console error, uncaught exception and
+    response of status 400 or more, so a chapter's test can end with ``assert errors == []``
+    (and ``assert_stayed_local(network)``).
+    """
+    errors: list[str] = []
+    with serve_folder(built_book) as base, chromium(playwright, tmp_path / "profile") as (
+            context, network):
+        page = context.new_page()
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("response", lambda r: r.status >= 400 and errors.append(f"{r.status} {r.url}"))
+        page.goto(base + page_name)
+        yield page, errors, network

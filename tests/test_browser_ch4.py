@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import assert_stayed_local, chromium, serve_folder
-from frames_browser import frame_players, step_frame_player
+from browser import assert_stayed_local
+from frames_browser import built_page, frame_players, step_frame_player
 
 pytestmark = pytest.mark.browser
 
@@ -27,14 +27,7 @@ SHOWN_FRAME_JS = """() => {
 
 
 def test_the_slider_moves_the_recorded_search(built_book, playwright, tmp_path, screenshot_dir):
-    errors: list[str] = []
-    with serve_folder(built_book) as base, chromium(playwright, tmp_path / "profile") as (
-            context, network):
-        page = context.new_page()
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("response", lambda r: r.status >= 400 and errors.append(f"{r.status} {r.url}"))
-        page.goto(base + PAGE)
+    with built_page(built_book, playwright, tmp_path, PAGE) as (page, errors, network):
         players = frame_players(page)
         assert len(players) == 1, f"chapter 4 should have one frame player, found {len(players)}"
         assert players[0]["readout"] == "1"
