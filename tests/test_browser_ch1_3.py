@@ -10,8 +10,8 @@ with no console error and no request leaving 127.0.0.1.
 from __future__ import annotations
 
 import pytest
-from browser import assert_stayed_local, chromium, serve_folder
-from frames_browser import frame_players, step_frame_player
+from browser import assert_stayed_local
+from frames_browser import built_page, frame_players, step_frame_player
 
 pytestmark = pytest.mark.browser
 
@@ -31,14 +31,7 @@ CASES = [
 def test_the_slider_steps_the_chapter_figure(built_book, playwright, tmp_path, screenshot_dir,
                                             page_path, first_value, first_caption, steps,
                                             value, caption):
-    errors: list[str] = []
-    with serve_folder(built_book) as base, chromium(playwright, tmp_path / "profile") as (
-            context, network):
-        page = context.new_page()
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("response", lambda r: r.status >= 400 and errors.append(f"{r.status} {r.url}"))
-        page.goto(base + page_path)
+    with built_page(built_book, playwright, tmp_path, page_path) as (page, errors, network):
         players = frame_players(page)
         assert len(players) == 1, f"{page_path}: one frame player expected, found {len(players)}"
         assert players[0]["readout"] == first_value

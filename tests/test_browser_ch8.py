@@ -10,8 +10,8 @@ leaving 127.0.0.1.
 from __future__ import annotations
 
 import pytest
-from browser import assert_stayed_local, chromium, serve_folder
-from frames_browser import frame_players, step_frame_player
+from browser import assert_stayed_local
+from frames_browser import built_page, frame_players, step_frame_player
 
 pytestmark = pytest.mark.browser
 
@@ -20,14 +20,7 @@ PAGE = "notebooks/08_simultaneous_moves.html"
 
 def test_the_rps_mixes_step_through_their_rounds_without_a_kernel(
         built_book, playwright, tmp_path, screenshot_dir):
-    errors = []
-    with serve_folder(built_book) as base, chromium(playwright, tmp_path / "profile") as (
-            context, network):
-        page = context.new_page()
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("response", lambda r: r.status >= 400 and errors.append(f"{r.status} {r.url}"))
-        page.goto(base + PAGE)
+    with built_page(built_book, playwright, tmp_path, PAGE) as (page, errors, network):
         [first] = frame_players(page)
         assert first["showing"] == 1 and first["readout"] == "100", first
         assert first["shown"].startswith("after 100 rounds, distance from equilibrium:")
