@@ -89,12 +89,13 @@ class LivePlot:
         self._display = _ipython_display()
 
     def update(self, data) -> None:
-        """Redraw with ``data`` if enough time passed since the last redraw."""
-        now = time.monotonic()
-        if self._last is not None and now - self._last < self._min_interval:
+        """Redraw with ``data`` if ``min_interval`` seconds passed since the last redraw ended."""
+        if self._last is not None and time.monotonic() - self._last < self._min_interval:
             return
-        self._last = now
         self._render(data)
+        # Counted from the end of the redraw: a redraw slower than the interval would
+        # otherwise be followed at once by the next, and the loop would do little but draw.
+        self._last = time.monotonic()
 
     def finish(self, data) -> None:
         """Draw the final state: this is the one figure the notebook keeps."""
