@@ -28,8 +28,8 @@ nor matplotlib. Each function's docstring names the chapter that teaches it.
 """
 
 from ._version import __version__
-from .experiments.uct.harness import run_harness
 from .experiments.simultaneous.one_node import run_one_node
+from .experiments.uct.harness import run_harness
 from .games import (
     DRAW,
     LOSS,
@@ -48,6 +48,9 @@ from .learners.bandits import (
     BanditResult,
     EpsilonGreedy,
     Greedy,
+    OptimisticGreedy,
+    ThompsonSampling,
+    UCB1Tuned,
     run_experiment,
 )
 from .learners.simultaneous import RegretMatchingPlayer, UCB1Player
@@ -82,12 +85,15 @@ __all__ = [
     "Greedy",
     "MatchResult",
     "MatrixGame",
+    "OptimisticGreedy",
     "RandomPlayer",
     "RegretMatchingPlayer",
     "SubtractionGame",
     "SumToFifteen",
+    "ThompsonSampling",
     "TicTacToe",
     "UCB1Player",
+    "UCB1Tuned",
     "UCTSearch",
     "UltimateTicTacToe",
     "XorShift64",
