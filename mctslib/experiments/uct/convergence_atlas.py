@@ -591,14 +591,19 @@ class DifficultyTable:
         return self.cells[self.row_labels.index(row)][self.column_labels.index(column)][0]
 
     def text(self) -> str:
-        """The table: per refutation band and margin band, 'lower median (positions)'."""
-        lines = [f"{'refutation (plies)':<20}" + "".join(f"{c:>22}" for c in self.column_labels)]
+        """The table: per refutation band and margin band, 'lower median (positions)'.
+
+        The margin is written ``m`` in the column heads, so that the table fits a page
+        column (about 70 characters).
+        """
+        heads = [label.replace("margin", "m") for label in self.column_labels]
+        lines = [f"{'refutation (plies)':<20}" + "".join(f"{c:>17}" for c in heads)]
         for label, row in zip(self.row_labels, self.cells):
             shown_cells = []
             for n, m in row:
                 median = "-" if m is None else ("never" if m == math.inf else f"{m:,}")
                 shown_cells.append(f"{median} ({n:,})")
-            lines.append(f"{label:<20}" + "".join(f"{c:>22}" for c in shown_cells))
+            lines.append(f"{label:<20}" + "".join(f"{c:>17}" for c in shown_cells))
         return "\n".join(lines)
 
 
