@@ -90,7 +90,8 @@ def test_with_every_option_off_the_kernel_grows_the_chapter_5_tree(c, pm1, playo
                                 np.zeros(engine.STATE_SIZE, np.int64), draw)
             else:
                 kernel.toolbox_kernel(
-                    *common, *work, np.zeros(engine.STATE_SIZE, np.int64), expand, draw, -1.0,
+                    *common, *work, np.zeros(fast_uct.SCORES_SIZE),
+                    np.zeros(engine.STATE_SIZE, np.int64), expand, draw, -1.0,
                     False, np.zeros(50_000, np.int8), np.full(50_000, 2, np.int8), False, -1,
                     np.zeros((2, 81)), np.zeros((2, 81), np.int64), np.zeros(81, np.int64))
             trees.append((plain_tree(pool), int(rng[0])))
@@ -291,3 +292,18 @@ def test_toolbox_keys_read_print_and_save_only_when_set():
     for key in ("fpu", "bounds", "tree_safe", "mast", "ponder", "extend", "close"):
         assert key not in str(plain) and key not in plain.as_dict()
     assert spec.as_dict()["mast"] == 0.5
+
+
+def test_ponder_searches_its_whole_budget_even_with_stop():
+    bot = parse_spec("uct:c=0.5,iters=300,first_iters=3000,wins=on,reuse=on,centre=on,"
+                     "ponder=on,stop=on")(seed=2)
+    assert bot.choose(UltimateTicTacToe()) == CENTRE
+    assert bot.last.iterations == 3000  # one child: nothing to decide, so no early stop
+
+
+def test_stop_ends_an_extension_once_the_leader_is_safe():
+    state = random_position(20, 3)
+    long = parse_spec("uct:c=0.5,iters=2000,wins=on,extend=1,close=0.3")(seed=1)
+    short = parse_spec("uct:c=0.5,iters=2000,wins=on,extend=1,close=0.3,stop=on")(seed=1)
+    assert long.choose(state) == short.choose(state)
+    assert short.last.iterations <= long.last.iterations

@@ -1,0 +1,73 @@
+"""Chapter "How a Legend bot gets its strength": its experiments, stored results and shown code.
+
+The experiments of mctslib.experiments.uttt.legend at tiny budgets (same seed, same games;
+the first games of a match do not depend on its length), and the code the chapter shows in
+Markdown, which must be the library's code verbatim.
+"""
+
+import inspect
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from mctslib.experiments.uttt import legend
+from mctslib.experiments.uttt.enhancements import TUNED_OPTIONS
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "06b_legend_bot.ipynb"
+
+
+def test_today_is_chapter_5s_tuned_bot_and_variants_replace_keys():
+    assert legend.TODAY == TUNED_OPTIONS
+    spec = legend.variant(f"{TUNED_OPTIONS},iters=100", "bounds=on,fpu=1.2")
+    assert spec.bounds and not spec.solver and spec.fpu == 1.2 and spec.iterations == 100
+    assert legend.variant(f"{TUNED_OPTIONS},iters=100", "solver=on,c=0.7").c == 0.7
+    with pytest.raises(ValueError):
+        legend.variant(TUNED_OPTIONS, "bounds=on,solver=on")
+
+
+def test_a_screen_repeats_and_its_first_games_do_not_depend_on_its_length():
+    variants = {"tree_safe": ("tree_safe=on", 0.9)}
+    short = legend.screen_experiment(variants, 200, 2, seed=3)
+    long = legend.screen_experiment(variants, 200, 4, seed=3)
+    assert long.comparisons[0].results[:2] == short.comparisons[0].results
+    assert "tree_safe=on" in short.comparisons[0].a and "iters=180" in short.comparisons[0].a
+    assert "iters=200" in short.comparisons[0].b
+
+
+def test_a_grid_picks_the_best_value_per_key():
+    result = legend.grid_experiment([("fpu", 0.8), ("fpu", 1.2)], 200, 2, seed=4)
+    scores = {c.value: c.score for c in result.comparisons}
+    best = result.summary["best"]["fpu"]
+    assert best["score"] == max(scores.values())
+
+
+def test_a_decision_stops_by_the_test_or_at_the_cap():
+    result = legend.decision_experiment("c=0.5,iters=1", TUNED_OPTIONS, 150, 150, 4, seed=5,
+                                        openings=0)
+    test = result.summary["tests"][0]
+    assert result.comparisons[0].games == 4 or test["decision"] is not None
+    assert result.parameters["openings"] == 0
+
+
+def _shown_code(notebook):
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            yield from re.findall(r"```python\n(.*?)```", cell.source, flags=re.DOTALL)
+
+
+@pytest.mark.skipif(not NOTEBOOK.exists(), reason="the chapter is being written")
+def test_code_the_chapter_shows_is_the_librarys_code():
+    from mctslib.fast import uttt as engine
+    from mctslib.fast import uttt_ladder, uttt_toolbox
+    from mctslib.search import uttt_toolbox as readable
+
+    sources = "\n".join(inspect.getsource(module) for module in
+                        (engine, uttt_ladder, uttt_toolbox, readable))
+    blocks = list(_shown_code(nbformat.read(NOTEBOOK, as_version=4)))
+    assert blocks
+    for block in blocks:
+        for line in block.strip("\n").splitlines():
+            if line.strip() and not line.strip().startswith("#"):
+                assert line.rstrip() in sources, f"shown but not in the library: {line!r}"
