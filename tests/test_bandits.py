@@ -241,6 +241,17 @@ def test_draw_regret_options():
     assert [line.get_color() for line in ax.lines] == ["red", "black"]
 
 
+def test_draw_regret_can_leave_a_band_out():
+    results = run_experiment(CLOSE_ARMS, ALL_POLICIES[:3], runs=20, pulls=200, seed=15)
+    fig = Figure()
+    draw_regret(fig, results, bands=[False, True, True])
+    (ax,) = fig.axes
+    assert len(ax.lines) == 3 and len(ax.collections) == 2
+    for bad in ([True], "yes", [True, "no", True]):
+        with pytest.raises(ValueError, match="bands"):
+            draw_regret(Figure(), results, bands=bad)
+
+
 def test_live_plot_can_draw_regret():
     results = run_experiment(CLOSE_ARMS, [UCB1()], runs=5, pulls=50, seed=16)
     live = LivePlot(draw_regret)

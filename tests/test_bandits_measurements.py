@@ -1,10 +1,12 @@
 """Chapter 2's stored measurements (data/bandits/): they re-run, and the bandit stands for the search."""
 
+import json
 import math
 
 import pytest
 
 from mctslib.experiments.bandits.measurements import (
+    C_SWEEP_PATH,
     best_move_arms,
     check_best_move,
     check_c_sweep,
@@ -68,6 +70,17 @@ def test_the_stored_files_say_what_they_hold():
     assert abs(STORED_SWEEP.c_values[-1] - SQRT2) < 1e-12
     assert len(STORED_SWEEP.curve_mean) == 7 and STORED_SWEEP.curve_pulls[-1] == 100_000
     assert STORED_BEST.runs == 4_000 and STORED_BEST.budgets[0] == 28
+
+
+def test_a_file_that_still_calls_the_wrong_arm_count_stuck_reads_the_same(tmp_path):
+    stored = json.loads(C_SWEEP_PATH.read_text())
+    for rows in stored["tails"].values():
+        for row in rows:
+            row["stuck"] = row.pop("wrong_arm")
+    (tmp_path / "old.json").write_text(json.dumps(stored))
+    assert load_c_sweep(tmp_path / "old.json") == STORED_SWEEP
+    assert [row["wrong_arm"] for row in STORED_SWEEP.tails["1000"]] == [288, 104, 23, 3, 0, 2, 2]
+    assert "runs on a wrong arm" in STORED_SWEEP.format().splitlines()[0]
 
 
 def test_a_missing_file_gets_a_sentence(tmp_path):

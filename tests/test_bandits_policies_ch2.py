@@ -8,7 +8,6 @@ import pytest
 from mctslib.learners.bandits import (
     UCB1,
     BanditArms,
-    EpsilonGreedy,
     Greedy,
     OptimisticGreedy,
     ThompsonSampling,
@@ -89,6 +88,13 @@ def test_optimistic_greedy_hand_computed():
     # that of the sums.
     cautious = OptimisticGreedy(initial=0.0, weight=1e6)
     assert cautious.choose(np.array([[3.0, 2.0]]), np.array([[5, 3]]), 8, None).tolist() == [0]
+
+
+def test_optimistic_greedy_says_what_its_start_is():
+    assert OptimisticGreedy().label == "greedy, optimistic start (one imaginary win)"
+    assert OptimisticGreedy(0.6, 3.5).label == (
+        "greedy, optimistic start (3.5 imaginary pulls paying 0.6)")
+    assert OptimisticGreedy(0.5).label == "greedy, optimistic start (1 imaginary pull paying 0.5)"
 
 
 def test_optimistic_start_locks_onto_a_wrong_arm_less_often_than_greedy():

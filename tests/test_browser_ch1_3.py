@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 # page, first slider value, the caption's start then, steps to move, the value and caption after
 CASES = [
-    ("notebooks/01_flat_monte_carlo.html", "1", "1 playouts per move: the trap 0.059", 4,
+    ("notebooks/01_flat_monte_carlo.html", "1", "1 playout per move: the trap 0.059", 4,
      "70", "70 playouts per move: the trap 0.473"),
     ("notebooks/02_bandits.html", "0.177", "c = 0.177: after 100,000 pulls", 3,
      "0.5", "c = 0.5: after 100,000 pulls mean regret 69.6"),

@@ -75,8 +75,10 @@ def test_choice_chance_frames_colour_the_trap_and_caption_its_chance():
     moves, trap, winning = (0, 2, 3, 4, 7, 8), 4, (0, 8)
     chances = [[0.6, 0.2, 0.1, 0.05, 0.03, 0.02], [0.1, 0.0, 0.0, 0.85, 0.0, 0.05]]
     figures, captions = choice_chance_frames(moves, chances, [1, 1000], trap, winning)
-    assert captions == ["1 playouts per move: the trap 0.050, a winning move 0.620",
+    assert captions == ["1 playout per move: the trap 0.050, a winning move 0.620",
                         "1,000 playouts per move: the trap 0.850, a winning move 0.150"]
+    assert [figure.axes[0].get_title() for figure in figures] == [
+        "1 playout per move: the trap 0.050", "1,000 playouts per move: the trap 0.850"]
     bars = plot_choice_chances(moves, chances[1], 1000, trap, winning).axes[0].patches
     colours = [bar.get_facecolor()[:3] for bar in bars]
     assert colours[3] != colours[0] and colours[0] == colours[5] and colours[1] == colours[2]
@@ -91,6 +93,10 @@ def test_the_stored_measurements_draw():
     frames, labels, captions = regret_curve_frames(sweep)
     assert labels == ["0.177", "0.25", "0.354", "0.5", "0.707", "1", "1.41"]
     assert captions[3].startswith("c = 0.5: after 100,000 pulls mean regret 69.6")
+    assert {(frame.axes[0].get_yscale(), frame.axes[0].get_ylim()[0]) for frame in frames} == {
+        ("log", 1.0)}  # a log axis from 1: no symmetric-log bend in the curves
+    shaded = [patch.get_x() for patch in figure.axes[0].patches]  # axvspan's rectangle
+    assert shaded and min(shaded) > 1 / SQRT2  # c = 1/sqrt(2) itself has no guarantee
     assert len(plot_best_move(best).axes[0].containers) == len(best.c_values)
     with pytest.raises(ValueError, match="sweep must be a CSweep"):
         plot_c_sweep(best)

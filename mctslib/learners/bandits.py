@@ -458,8 +458,10 @@ class OptimisticGreedy(_Policy):
     Notes
     -----
     The estimate of an arm pulled ``n`` times for a total reward ``S`` is
-    ``(weight * initial + S) / (weight + n)``: the incremental mean
-    ``Q <- Q + (R - Q) / (weight + n)`` started from ``Q = initial``. An arm looks
+    ``(weight * initial + S) / (weight + n)``: ``weight`` imaginary pulls that paid
+    ``initial`` averaged in with the real ones (the incremental mean with step
+    ``1 / (weight + n)``, started from ``Q = initial``; with the plain step ``1 / n`` the
+    first real reward would replace the start entirely). An arm looks
     better than it is until its pulls wash the optimism out, so greedy tries it
     again rather than writing it off after one bad pull (Sutton and Barto, section
     2.6, start their estimates high for the same reason; they use a constant step
@@ -480,7 +482,10 @@ class OptimisticGreedy(_Policy):
 
     @property
     def label(self) -> str:
-        return f"greedy, optimistic start (Q₁ = {self.initial:g})"
+        if self.weight == 1.0 and self.initial == 1.0:
+            return "greedy, optimistic start (one imaginary win)"
+        pulls = "pull" if self.weight == 1.0 else "pulls"
+        return f"greedy, optimistic start ({self.weight:g} imaginary {pulls} paying {self.initial:g})"
 
     def _rule(self, sums, counts, pulls_done, rng, squares):
         return np.argmax((self.weight * self.initial + sums) / (self.weight + counts), axis=1)

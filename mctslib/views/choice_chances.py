@@ -17,6 +17,11 @@ WINNING_COLOUR = "tab:blue"
 OTHER_COLOUR = "tab:gray"
 
 
+def _per_move(playouts: int) -> str:
+    """'1 playout per move', '1,000 playouts per move'."""
+    return f"{playouts:,} playout{'' if playouts == 1 else 's'} per move"
+
+
 def _colours(moves, trap_move, winning_moves) -> list[str]:
     return [TRAP_COLOUR if move == trap_move else WINNING_COLOUR if move in winning_moves
             else OTHER_COLOUR for move in moves]
@@ -44,7 +49,7 @@ def plot_choice_chances(moves: Sequence, chances: Sequence[float], playouts: int
     ax.set_xlabel("O's move (what perfect play makes of it)")
     ax.set_ylabel("chance flat MC plays it")
     trap_chance = chances[moves.index(trap_move)]
-    ax.set_title(f"{playouts:,} playouts per move: the trap {trap_chance:.3f}", fontsize=10)
+    ax.set_title(f"{_per_move(playouts)}: the trap {trap_chance:.3f}", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     return fig
@@ -66,6 +71,6 @@ def choice_chance_frames(moves: Sequence, chances_by_budget: Sequence[Sequence[f
         winning = math.fsum(chance for move, chance in zip(moves, chances)
                             if move in winning_moves)
         trap = chances[list(moves).index(trap_move)]
-        captions.append(f"{budget:,} playouts per move: the trap {trap:.3f}, "
+        captions.append(f"{_per_move(budget)}: the trap {trap:.3f}, "
                         f"a winning move {winning:.3f}")
     return figures, captions

@@ -15,7 +15,8 @@ from ..learners.bandits import BanditResult
 
 
 def draw_regret(fig, results: Sequence[BanditResult], log_x: bool = False,
-                ymax: float | None = None, colors: Sequence[str] | None = None) -> None:
+                ymax: float | None = None, colors: Sequence[str] | None = None,
+                bands: Sequence[bool] | None = None) -> None:
     """Draw cumulative regret curves: one mean line and one shaded band per policy.
 
     Works as the ``draw`` function of :class:`mctslib.views.plotting.LivePlot`
@@ -35,6 +36,9 @@ def draw_regret(fig, results: Sequence[BanditResult], log_x: bool = False,
     colors : sequence of str, optional
         One matplotlib colour per result (default: the colour cycle), so a
         policy can keep its colour across figures.
+    bands : sequence of bool, optional
+        Whether to shade each result's percentile band (default: every one), so a
+        policy whose band would cover the chart can show its mean line alone.
 
     Chapter 2.
     """
@@ -59,13 +63,21 @@ def draw_regret(fig, results: Sequence[BanditResult], log_x: bool = False,
         if len(colors) < len(results):
             raise ValueError(f"colors must give one colour per result ({len(results)}), got "
                              f"{len(colors)}.")
+    if bands is None:
+        bands = [True] * len(results)
+    elif isinstance(bands, (str, bytes)) or not hasattr(bands, "__len__") or \
+            len(bands) != len(results):
+        raise ValueError(f"bands must give one True or False per result ({len(results)}), got "
+                         f"{bands!r:.80}.")
+    bands = [check_bool(f"bands[{index}]", band) for index, band in enumerate(bands)]
     log_x = check_bool("log_x", log_x)
     ax = fig.add_subplot(1, 1, 1)
     for index, result in enumerate(results):
         color = None if colors is None else colors[index]
         (line,) = ax.plot(result.pulls, result.mean_regret, label=result.label, color=color)
-        ax.fill_between(result.pulls, result.regret_low, result.regret_high,
-                        color=line.get_color(), alpha=0.2, linewidth=0)
+        if bands[index]:
+            ax.fill_between(result.pulls, result.regret_low, result.regret_high,
+                            color=line.get_color(), alpha=0.2, linewidth=0)
     if results:
         low, high = results[0].band_percentiles
         ax.set_xlim(1 if log_x else 0, results[0].total_pulls)

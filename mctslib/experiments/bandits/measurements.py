@@ -9,8 +9,9 @@ numbers, :func:`mctslib.learners.bandits.run_experiment`), and UCB1 makes no
 random choice of its own, so the first ``h`` pulls of a longer run are exactly
 the run of ``h`` pulls: the three horizons are three readings of one set of runs.
 Stored per horizon and constant: the mean regret with its 95% half-width, the
-median, 99th percentile and worst run, and the runs whose most pulled arm is not
-the best ("stuck"); and the mean regret curve with its 10th-90th percentile band
+median, 99th percentile and worst run, and how many runs end on a wrong arm (their
+most pulled arm is not the best; ``wrong_arm``, stored as ``stuck`` by files written before
+the name changed, which :func:`load_c_sweep` still reads); and the mean regret curve with its 10th-90th percentile band
 at the longest horizon, for the chapter's figure.
 
 **The best move** (:func:`run_best_move`). Chapter 1's opening ``XO./.../...``,
@@ -106,8 +107,8 @@ MAX_RUNS = 1_000_000
 @dataclass(frozen=True)
 class CSweep:
     """The stored c sweep (see the module docstring); ``tails[str(horizon)][k]`` is a dict
-    with ``mean``, ``half_width``, ``median``, ``p99``, ``worst`` and ``stuck`` for
-    ``c_values[k]``; ``curve_*[k]`` is constant ``k``'s regret curve at ``curve_pulls``."""
+    with ``mean``, ``half_width``, ``median``, ``p99``, ``worst`` and ``wrong_arm`` (runs
+    whose most pulled arm is not the best) for ``c_values[k]``; ``curve_*[k]`` is constant ``k``'s regret curve at ``curve_pulls``."""
 
     win_probs: list
     draw_probs: list
@@ -133,11 +134,11 @@ class CSweep:
         lines = []
         for horizon in self.horizons:
             lines.append(f"after {horizon:,} pulls ({self.runs:,} runs): c, mean +/- 95%, "
-                         "median, 99th percentile, worst, stuck")
+                         "median, 99th percentile, worst, runs on a wrong arm")
             for c, row in zip(self.c_values, self.tails[str(horizon)]):
                 lines.append(f"  {c:6.3f} {row['mean']:9.1f} +/- {row['half_width']:5.1f} "
                              f"{row['median']:9.1f} {row['p99']:9.1f} {row['worst']:9.1f} "
-                             f"{row['stuck']:5d}")
+                             f"{row['wrong_arm']:5d}")
         return "\n".join(lines)
 
 
@@ -149,10 +150,10 @@ def sweep_arms() -> BanditArms:
 def _tails(result) -> dict:
     regret = result.final_regret
     half_width = 1.96 * math.sqrt(sample_variance(regret) / regret.size)
-    stuck = int(np.count_nonzero(~result.best_arms[result.most_pulled_arm]))
+    wrong_arm = int(np.count_nonzero(~result.best_arms[result.most_pulled_arm]))
     return {"mean": fixed_order_mean(regret), "half_width": half_width,
             "median": float(np.median(regret)), "p99": float(np.percentile(regret, 99)),
-            "worst": float(regret.max()), "stuck": stuck}
+            "worst": float(regret.max()), "wrong_arm": wrong_arm}
 
 
 def _sweep_at(horizon: int, runs: int, seed) -> list:
@@ -187,8 +188,16 @@ def run_c_sweep(runs: int = SWEEP_RUNS, horizons=SWEEP_HORIZONS, seed=SWEEP_SEED
 
 
 def load_c_sweep(path=C_SWEEP_PATH) -> CSweep:
-    """Read the stored c sweep, or raise ValueError with a sentence saying how to make it."""
-    return CSweep(**_read(path, "the c sweep", "c_sweep"))
+    """Read the stored c sweep, or raise ValueError with a sentence saying how to make it.
+
+    Files written before the column was renamed call ``wrong_arm`` ``stuck``; both are read.
+    """
+    stored = _read(path, "the c sweep", "c_sweep")
+    for rows in (stored.get("tails", {}) if isinstance(stored, dict) else {}).values():
+        for row in rows:
+            if "stuck" in row and "wrong_arm" not in row:
+                row["wrong_arm"] = row.pop("stuck")
+    return CSweep(**stored)
 
 
 def check_c_sweep(stored: CSweep) -> None:
@@ -232,8 +241,8 @@ class BestMove:
 
     def format(self) -> str:
         names = "".join(f"  flat UCB c = {c:.3g}" for c in self.c_values)
-        lines = [f"{self.position}: chance of playing move {self.best_move} "
-                 f"({self.runs:,} seeds for flat UCB; flat Monte Carlo exact)",
+        lines = [(f"{self.position}: chance of playing move {self.best_move} "
+                  f"({self.runs:,} seeds for flat UCB; flat Monte Carlo exact)"),
                  f"{'budget':>7}  flat MC{names}"]
         for j, budget in enumerate(self.budgets):
             shares = "".join(f"{self.flat_ucb_correct[k][j] / self.runs:>18.3f}"
@@ -294,7 +303,7 @@ def load_best_move(path=BEST_MOVE_PATH) -> BestMove:
 
 def check_best_move(stored: BestMove) -> None:
     """Re-run the smallest budget for every seed; AssertionError if a count differs."""
-    moves, arms, best = best_move_arms(stored.position)
+    _, arms, best = best_move_arms(stored.position)
     fresh = _flat_ucb_correct(arms, best, stored.budgets[:1], stored.runs, stored.seed)
     assert [counts[0] for counts in fresh] == [counts[0] for counts in stored.flat_ucb_correct], (
         f"flat UCB at {stored.budgets[0]} playouts differs from the stored counts; regenerate "
