@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
 import sys
 import time
@@ -50,6 +51,7 @@ from pathlib import Path
 from ...bots.uttt import BotSpec, parse_spec
 from ...games.uttt import UltimateTicTacToe
 from ...play.elo_sprt import EloSPRT
+from ...play.stats import elo_from_score
 from .enhancements import TUNED_OPTIONS
 from .playing import _match, _Progress, _test_parameters, _test_summary, progress_path
 from .results import (
@@ -63,6 +65,7 @@ from .results import (
     _machine,
     _openings,
     _parameters,
+    load_experiment,
 )
 
 #: Where the stored results live.
@@ -220,6 +223,43 @@ def _points(comparisons) -> list:
 def load(name: str, directory=None) -> ExperimentResult:
     """The stored result ``NAME.json`` of this chapter (default folder :data:`DIRECTORY`)."""
     return ExperimentResult.load(Path(directory or DIRECTORY) / f"{name}.json")
+
+
+# ----------------------------------------------------------------------------- speed and strength
+
+
+def elo_per_doubling(doubling: ExperimentResult | None = None) -> list[tuple[int, float]]:
+    """Chapter 5's Elo per doubling: ``[(N, Elo of N iterations against N / 2), ...]``.
+
+    From ``data/uttt/realistic/doubling.json`` (plain UCT, 200 games a point)
+    unless another result of that experiment is given.
+    """
+    if doubling is None:
+        doubling = load_experiment("doubling", DATA_DIR / "realistic")
+    return [(int(c.value), elo_from_score(c.score)) for c in doubling.comparisons]
+
+
+def predicted_elo(low: float, high: float, doublings: list[tuple[int, float]]) -> float:
+    """The Elo that going from ``low`` to ``high`` iterations a move is worth, by the doubling curve.
+
+    The doubling measured at N (N against N / 2) is taken to hold on the whole
+    stretch from N / 2 to N, in log2 of the budget; below the first and above the
+    last measured budget the nearest doubling's Elo is used (an extrapolation).
+    The result is that Elo per doubling times the doublings covered, summed.
+    """
+    if not (low > 0 and high > 0):
+        raise ValueError(f"low and high must be budgets above 0, got {low} and {high}.")
+    sign = 1.0
+    if high < low:
+        low, high, sign = high, low, -1.0
+    total, points = 0.0, sorted(doublings)
+    for k, (budget, elo) in enumerate(points):
+        start = -math.inf if k == 0 else math.log2(budget / 2)
+        end = math.inf if k == len(points) - 1 else math.log2(budget)
+        overlap = min(end, math.log2(high)) - max(start, math.log2(low))
+        if overlap > 0:
+            total += elo * overlap
+    return sign * total
 
 
 # ----------------------------------------------------------------------------- command line
