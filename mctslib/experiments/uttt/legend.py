@@ -175,14 +175,15 @@ def decision_experiment(a: str, b: str, a_iterations: int, b_iterations: int,
                         openings: int = 2, first_factor: float | None = None,
                         elo0: float = DECISION_TEST["elo0"], elo1: float = DECISION_TEST["elo1"],
                         alpha: float = DECISION_TEST["alpha"],
-                        beta: float = DECISION_TEST["beta"], progress=None, jobs: int = 1,
-                        callback=None) -> ExperimentResult:
+                        beta: float = DECISION_TEST["beta"], sequential: bool = True,
+                        progress=None, jobs: int = 1, callback=None) -> ExperimentResult:
     """Bot A (options ``a``) against bot B (options ``b``), stopped by the Elo SPRT.
 
     Pairs of games until the test (H0 ``elo0`` against H1 ``elo1``, pentanomial,
     maximum-likelihood LLR, ``alpha`` and ``beta``) decides, or undecided at
-    ``max_games``. Counts ``a_iterations`` and ``b_iterations`` stand in for
-    equal time.
+    ``max_games``; with ``sequential=False`` exactly ``max_games`` games (the
+    test is still computed on them, for the record). Counts ``a_iterations``
+    and ``b_iterations`` stand in for equal time.
     """
     start = time.perf_counter()
     max_games, runner = _common(name, max_games, seed, "codingame", jobs, None, callback)
@@ -193,16 +194,18 @@ def decision_experiment(a: str, b: str, a_iterations: int, b_iterations: int,
     bot_a = _budget(variant(a), a_iterations, first_factor)
     bot_b = _budget(variant(b), b_iterations, first_factor)
     starts = _starts(max_games, openings, seed)
-    _match(runner, progress, "A vs B", None, bot_a, bot_b, starts, max_games, test)
+    _match(runner, progress, "A vs B", None, bot_a, bot_b, starts, max_games,
+           test if sequential else None)
     summary = {"tests": [_test_summary(test, runner.played[0], max_games)],
                "points": _points(runner.played)}
     notes = [("Sequential: the match stops at the first pair after which the test decides, or "
-              f"undecided at {max_games} games, both fixed before the first game."), TIME_NOTE]
+              f"undecided at {max_games} games, both fixed before the first game." if sequential
+              else f"Fixed size: {max_games} games, fixed before the first game."), TIME_NOTE]
     return _finish(runner, start, title="a decision by the sequential test", scoring="codingame",
                    reproducible=True, summary=summary, notes=notes,
                    parameters=_parameters(runner, a=str(bot_a), b=str(bot_b),
                                           max_games=max_games, openings=openings,
-                                          first_factor=first_factor,
+                                          first_factor=first_factor, sequential=sequential,
                                           test=_test_parameters(test, max_games),
                                           machine=_machine()))
 
@@ -305,6 +308,8 @@ def main(argv=None) -> int:
     decide.add_argument("--b-iterations", type=int, required=True)
     decide.add_argument("--max-games", type=int, default=1000)
     decide.add_argument("--elo1", type=float, default=DECISION_TEST["elo1"])
+    decide.add_argument("--fixed", action="store_true",
+                        help="play exactly --max-games games (no sequential stop)")
     for each in (grid, screen, decide):
         each.add_argument("--name", required=True)
         each.add_argument("--seed", type=int, default=None)
@@ -331,7 +336,7 @@ def main(argv=None) -> int:
         else:
             result = decision_experiment(args.a, args.b, args.a_iterations, args.b_iterations,
                                          args.max_games, first_factor=args.first_factor,
-                                         elo1=args.elo1, **common)
+                                         elo1=args.elo1, sequential=not args.fixed, **common)
     except ValueError as error:
         parser.error(str(error))
     result.parameters["load_before"] = list(load_before)
