@@ -26,6 +26,13 @@ iteration, against about a microsecond per playout).
 ``--out`` writes ``benchmarks/results/parallel_speed.txt`` (the printout) and
 ``.json`` (every sample). On a busy machine the rates are a smoke test only:
 the process needs both cores to itself for a speed-up to show.
+
+The stored run (2026-12-02, tree 1.70) predates the staging nodes' move onto
+cache lines of their own (``uttt_parallel.STAGE_GAP``), which removes about 0.35
+of the 8 to 10 cache-line transfers an iteration of two threads
+(:mod:`mctslib.experiments.parallel.sharing`); its effect on the speed-up is to
+be measured on a quiet computer. ``parallel_speed_reported.json`` keeps the
+ranges another computer gave (tree 1.20-1.26, root 1.94-1.97), as reported.
 """
 
 from __future__ import annotations

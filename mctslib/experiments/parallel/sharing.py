@@ -46,6 +46,7 @@ Sums use integers only, so every count is exact on every computer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -133,6 +134,66 @@ class _Coherence:
                             self.by_place, self.by_array, staging_apart)
 
 
+class _Accesses:
+    """The lines one iteration touched and the elements it wrote (see the module's list).
+
+    ``touched`` maps a line ``(array, line number)`` to ``(elements, ranges)``;
+    ``written`` lists ``(line, element)`` for every write.
+    """
+
+    def __init__(self, strides: dict):
+        self.strides = strides
+        self.touched: dict = {}
+        self.written: list = []
+
+    def touch(self, name: str, lo: int, hi: int | None = None) -> None:
+        """Element ``lo`` of array ``name``, or elements ``lo .. hi - 1``."""
+        stride = self.strides[name]
+        if hi is None:
+            self.touched.setdefault((name, lo // stride), (set(), []))[0].add(lo)
+            return
+        for line in range(lo // stride, (hi - 1) // stride + 1):
+            entry = self.touched.setdefault((name, line), (set(), []))
+            entry[1].append((max(lo, line * stride), min(hi, (line + 1) * stride)))
+
+    def write(self, name: str, element: int) -> None:
+        self.touch(name, element)
+        self.written.append(((name, element // self.strides[name]), element))
+
+    def iteration(self, pool, path: list, before: int, after: int, stage: int) -> None:
+        """One iteration of the kernel along ``path``; it expanded if ``after > before``."""
+        expanded = after > before
+        for node in path[:len(path) - 1 - expanded]:  # selection read these nodes' children
+            first, count = int(pool.first_child[node]), int(pool.child_count[node])
+            self.touch("child_count", node)
+            self.touch("first_child", node)
+            self.touch("visits", first, first + count)
+            self.touch("wins", first, first + count)
+            self.write("visits", node)  # its virtual loss
+        if expanded:
+            self.write("first_child", stage)
+            self.write("child_count", stage)
+            for name in ARRAYS:  # the new children, in this thread's region
+                self.touch(name, before, after)
+                stride = self.strides[name]
+                self.written.extend(((name, child // stride), child)
+                                    for child in range(before, after))
+            for name in ("first_child", "child_count", "visits"):
+                self.write(name, path[-2])  # the parent, publishing its children
+        for node in path:  # the backup
+            self.write("visits", node)
+            self.write("wins", node)
+
+
+def _place(stages, root_children, name: str, element: int) -> str:
+    """Where a transfer of ``element`` of array ``name`` is charged (:data:`PLACES`)."""
+    if name in ("first_child", "child_count") and element in stages:
+        return "staging nodes"
+    if element == 0 or element in root_children:
+        return "root and its children"
+    return "deeper nodes"
+
+
 def trace(state, iterations: int = 5_000, c: float = 0.5,
           seed: int = 0) -> tuple[SharingCount, SharingCount]:
     """Count the cache-line transfers of two threads taking turns on one tree.
@@ -189,53 +250,12 @@ def trace(state, iterations: int = 5_000, c: float = 0.5,
         after = int(w.region[0])
         depth = int(np.argmax(w.path < 0)) if (w.path < 0).any() else len(w.path)
         path = [int(node) for node in w.path[:depth]]
-        expanded = after > before
-        touched, written = {}, []
-
-        def touch(name, lo, hi=None):
-            stride = strides[name]
-            if hi is None:
-                touched.setdefault((name, lo // stride), (set(), []))[0].add(lo)
-                return
-            for line in range(lo // stride, (hi - 1) // stride + 1):
-                entry = touched.setdefault((name, line), (set(), []))
-                entry[1].append((max(lo, line * stride), min(hi, (line + 1) * stride)))
-
-        def write(name, element):
-            touch(name, element)
-            written.append(((name, element // strides[name]), element))
-
-        for node in path[:depth - 1 - expanded]:  # selection read these nodes' children
-            first, count = int(pool.first_child[node]), int(pool.child_count[node])
-            touch("child_count", node)
-            touch("first_child", node)
-            touch("visits", first, first + count)
-            touch("wins", first, first + count)
-            write("visits", node)  # its virtual loss
-        if expanded:
-            write("first_child", stages[k])
-            write("child_count", stages[k])
-            for name in ARRAYS:  # the new children, in this thread's region
-                touch(name, before, after)
-                for child in range(before, after):
-                    written.append(((name, child // strides[name]), child))
-            parent = path[depth - 2]
-            for name in ("first_child", "child_count", "visits"):
-                write(name, parent)
-        for node in path:  # the backup
-            write("visits", node)
-            write("wins", node)
+        accesses = _Accesses(strides)
+        accesses.iteration(pool, path, before, after, stages[k])
         root_first, root_count = int(pool.first_child[0]), int(pool.child_count[0])
-
-        def place(name, element):
-            if name in ("first_child", "child_count") and element in stages:
-                return "staging nodes"
-            if element == 0 or root_first <= element < root_first + root_count:
-                return "root and its children"
-            return "deeper nodes"
-
-        apart.iteration(k, touched, written, place)
-        side_by_side.iteration(k, touched, written, place)
+        place = partial(_place, stages, range(root_first, root_first + root_count))
+        apart.iteration(k, accesses.touched, accesses.written, place)
+        side_by_side.iteration(k, accesses.touched, accesses.written, place)
     return apart.result(iterations, True), side_by_side.result(iterations, False)
 
 
