@@ -7,6 +7,7 @@ Markdown, which must be the library's code verbatim.
 
 import inspect
 import re
+import textwrap
 from pathlib import Path
 
 import nbformat
@@ -67,7 +68,7 @@ def test_code_the_chapter_shows_is_the_librarys_code():
                         (engine, uttt_ladder, uttt_toolbox, readable))
     blocks = list(_shown_code(nbformat.read(NOTEBOOK, as_version=4)))
     assert blocks
-    for block in blocks:
-        for line in block.strip("\n").splitlines():
+    for block in blocks:  # dedented: a block inside a Markdown list item is indented
+        for line in textwrap.dedent(block).strip("\n").splitlines():
             if line.strip() and not line.strip().startswith("#"):
                 assert line.rstrip() in sources, f"shown but not in the library: {line!r}"

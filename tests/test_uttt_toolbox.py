@@ -249,11 +249,41 @@ def test_extend_searches_longer_only_while_the_best_two_are_close():
     assert any(n > 2000 for n in ran)
 
 
-def test_extend_on_the_clock_stays_within_the_extended_budget():
+class IterationClock:
+    """A ``time`` stand-in whose clock moves only when the bot's search runs iterations.
+
+    One microsecond an iteration: the bot's chunking and deadlines then behave as on a
+    quiet machine running a million iterations a second, whatever the real load.
+    """
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def test_extend_on_the_clock_stays_within_the_extended_budget(monkeypatch):
+    import mctslib.bots.uttt as bots
+    import mctslib.bots.uttt_toolbox as toolbox
+
+    clock = IterationClock()
+    monkeypatch.setattr(bots, "time", clock)
+    monkeypatch.setattr(toolbox, "time", clock)
     bot = parse_spec("uct:c=0.5,ms=10,first_ms=10,wins=on,extend=1,close=0.01")(seed=1)
-    state = random_position(10)
-    bot.choose(state)
-    assert bot.last.seconds < 0.020 + 0.015  # 20 ms at most, and a chunk of slack
+    run = bot._run
+
+    def timed_run(root_state, scoring, iterations):
+        ran = run(root_state, scoring, iterations)
+        clock.now += ran * 1e-6
+        return ran
+
+    monkeypatch.setattr(bot, "_run", timed_run)
+    bot.choose(random_position(10))
+    # 10 ms, then an extension of 100% while the best two stay close (always, at close=0.01):
+    # the search ends at 20 ms, within the last chunk's 16 iterations (16 microseconds).
+    assert bot.last.iterations == round(bot.last.seconds * 1e6)
+    assert 0.020 <= bot.last.seconds <= 0.020 + 16e-6
 
 
 # ------------------------------------------------------------ the SPEC keys

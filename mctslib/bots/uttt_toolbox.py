@@ -181,7 +181,8 @@ def warm_up() -> None:
     kernel.toolbox_kernel(state, 50, 1.0, False, 1, True, False, 0, engine.new_rng(1),
                           pool.used, *pool.arrays(), np.zeros(engine.STATE_SIZE, np.int64),
                           np.zeros(fast_uct.MAX_PATH, np.int64), np.zeros(81, np.int64),
-                          np.zeros(engine.STATE_SIZE, np.int64), 1, 0.5, 0.5, True, lower, upper,
+                          np.zeros(fast_uct.SCORES_SIZE), np.zeros(engine.STATE_SIZE, np.int64),
+                          1, 0.5, 0.5, True, lower, upper,
                           True, 1 << 31, np.zeros((2, 81)), np.zeros((2, 81), np.int64),
                           np.zeros(81, np.int64))
     kernel.move_bounds(1, 2, pool.new_index, lower, upper)
@@ -295,9 +296,10 @@ class ToolboxMixin:
                 break  # the root is solved
             if left is not None:
                 left -= ran
-            else:
-                rate = ran / max(time.perf_counter() - before, 1e-6)
-                chunk = max(16, int(rate * min(seconds_left, 0.001)))
+            else:  # the next chunk from the time left now, not before this chunk ran
+                now = time.perf_counter()
+                rate = ran / max(now - before, 1e-6)
+                chunk = max(16, int(rate * min(deadline - now, 0.001)))
         return done
 
     def _close(self) -> bool:
@@ -310,7 +312,8 @@ class ToolboxMixin:
         return int(kernel.toolbox_kernel(
             root_state, iterations, spec.c, spec.scale == "pm1", self._playout,
             spec.tree_takes_wins, spec.solver, scoring, self.rng, self.pool.used,
-            *self.pool.arrays(), self._scratch, self._path, self._buf, self._copy, spec.expand,
+            *self.pool.arrays(), self._scratch, self._path, self._buf, self._scores, self._copy,
+            spec.expand,
             spec.draw, self._fpu, spec.bounds, self.lower, self.upper, spec.tree_safe,
             self._mast, self.mast_sum, self.mast_count, self._trail))
 

@@ -44,6 +44,16 @@ representation (:func:`grid_position` for rung 1, :func:`mctslib.fast.uttt.to_ar
 for the others) and returns ``(moves, visits)`` of the root's children in tree
 order; ``rng`` is the xorshift64 state (a one-element uint64 array), advanced.
 CodinGame scoring.
+
+Why one module: the ladder is read top to bottom, each rung beside the one it
+changes, and the rungs share their search loops (rungs 1 to 4 pass their own
+game functions to one object-tree loop, :func:`object_tree_search`, the
+make/unmake side step has its own, rungs 5 and 6 share
+:func:`pool_tree_search`), so a rung is a few lines here and a diff against
+its neighbour. Split by rung, every file would import the loops
+and the rules of the rungs before it, and the one change a rung makes would
+no longer be visible next to what it replaces. :data:`RUNGS` lists them for
+the tests and ``benchmarks/speed_ladder.py``.
 """
 
 from __future__ import annotations
