@@ -313,3 +313,68 @@ def test_stored_census_and_first_round_agree_with_the_solved_games():
         assert first.maximin[prize] <= first.value <= first.minimax[prize]
     must_mix = [prize for prize in first.mixes if first.maximin[prize] < first.minimax[prize]]
     assert must_mix == ["2", "3"]
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+def test_two_trees_picture_shows_every_pair_of_moves_once():
+    from mctslib.views.simultaneous_trees import draw_sequential_and_simultaneous
+
+    game = weighted_rock_paper_scissors()
+    fig = plt.figure(figsize=(10, 4.4))
+    draw_sequential_and_simultaneous(fig, game)
+    sequential, simultaneous = fig.axes
+    # The sequential tree: one column node per row move, each knowing that move.
+    assert sorted(t.get_text() for t in sequential.texts if t.get_text().startswith("column\n")) \
+        == ["column\n(saw P)", "column\n(saw R)", "column\n(saw S)"]
+    # Both halves end in the nine payoffs of the table, row by row.
+    table = ["0", "-2", "+1", "+2", "0", "-3", "-1", "+3", "0"]
+    for ax in (sequential, simultaneous):
+        leaves = sorted((t for t in ax.texts if t.get_position()[1] == 0.06
+                         and t.get_position()[0] > 0), key=lambda t: t.get_position()[0])
+        assert [t.get_text() for t in leaves] == table
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("game, message", [
+    ("rps", "game must be a MatrixGame"),
+    (None, "at most 4 moves"),
+])
+def test_two_trees_picture_names_bad_input(game, message):
+    from mctslib.games.matrix_games import MatrixGame
+    from mctslib.views.simultaneous_trees import draw_sequential_and_simultaneous
+
+    if game is None:
+        game = MatrixGame(np.arange(25.0).reshape(5, 5))
+    fig = plt.figure()
+    with pytest.raises(ValueError, match=message):
+        draw_sequential_and_simultaneous(fig, game)
+    plt.close(fig)
+
+
+def test_backups_picture_gives_the_running_means_of_its_example():
+    from mctslib.views.simultaneous_trees import draw_backups
+
+    fig = plt.figure(figsize=(10, 4.4))
+    draw_backups(fig)
+    sample, mean = ([t.get_text() for t in ax.texts] for ax in fig.axes)
+    # Three nodes on the path have learners (root, A, B); C is the node the iteration adds.
+    assert sample.count("player 0's learner gets 1") == 3
+    assert sample.count("player 1's learner gets 0") == 3
+    # After the iteration A has 10 visits and a total of 4, B 5 and 3, the new C 1 and 1:
+    # the root's learners get A's mean, A's get B's, B's get C's (the sample itself).
+    learners_get = [text for text in mean if text.startswith("player 0's learner gets")]
+    assert learners_get == ["player 0's learner gets 4/10 = 0.4",
+                            "player 0's learner gets 3/5 = 0.6",
+                            "player 0's learner gets 1/1 = 1"]
+    assert "C, new: 1 visit, total 1" in [t.get_text() for t in fig.axes[1].texts]
+    plt.close(fig)
+
+
+def test_the_chapters_10k_matches_are_one_run_of_40_pairs():
+    from mctslib.experiments.simultaneous.matches import load_matches
+
+    matches = load_matches(DATA / "matches_10k_seed1.json")
+    assert len(matches) == 10
+    assert {(m.iterations, m.seed, len(m.differences)) for m in matches} == {(10_000, 1, 80)}
