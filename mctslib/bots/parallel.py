@@ -36,8 +36,10 @@ inside compiled code). With neither, 100 ms. Memory: ``capacity`` nodes per
 tree (root mode: per worker), checked against the memory available.
 
 Leaf mode's ``prange`` runs on numba's OpenMP threads (the threading layer
-here), which are safe to call from several threads but not across a
-``fork``: run leaf-mode matches in one process (``jobs=1``).
+here), which are safe to call from several threads but do not survive a
+``fork``. Leaf-mode matches still take any ``jobs``: once those threads have
+run, :func:`mctslib.play.cluster.process_pool` starts worker processes with
+``forkserver`` instead of a fork.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Strength of real threads: K workers against one at equal wall time on UTTT (chapter 7).
+"""Strength of real threads: K workers against one at equal wall time on UTTT (chapter 7b).
 
 Chapter 7b, "Parallel search". The speed benchmark
 (``benchmarks/parallel_speed.py``) counts iterations; this match asks whether
