@@ -63,7 +63,16 @@ class MatchRow:
                 f"{score:.3f} [{low:.3f}, {high:.3f}]  {speed}")
 
 
-HEADER = (f"{'A against B':<28} {'game, budget a move':<22} {'games':>5} {'W-D-L':>11}  "
+#: Stored matches that were lengthened after a look at the score: the table reads only the
+#: games of their first run, whose size was fixed before it started (data/rave/README.md).
+FIRST_RUN = {"rave vs uct": 200, "rave c=0.25 vs uct": 200}
+#: Matches planned before they run (each README declares the size) but not stored yet. The
+#: chapter's table gains their rows once the files exist.
+PLANNED = ("data/rave/hex_equal_cpu.json", "data/rave/uttt_bot_grid.json",
+           "data/rave/uttt_bot_confirm.json",
+           "data/transpositions/uttt_100000it_fixed_part4.json")
+
+HEADER = (f" # {'A against B':<28} {'game, budget a move':<22} {'games':>5} {'W-D-L':>11}  "
           f"score of A [95%]  speed A/B")
 
 
@@ -71,7 +80,7 @@ def _rave_rows(name: str) -> dict:
     return {row["label"]: row["results"] for row in rave.load_experiment(name).comparisons}
 
 
-def _speed(kind: str) -> dict:
+def speed_ratios(kind: str) -> dict:
     """Speed ratios from the stored benchmarks (A's iterations per CPU-second over B's)."""
     path = ROOT / SPEED_SOURCES[kind]
     if kind == "rave":
@@ -98,44 +107,47 @@ def _speed(kind: str) -> dict:
     return ratios
 
 
+_speed = speed_ratios  # the tests' name
+
+
 def results_table() -> list[MatchRow]:
-    """Every match the chapter's verdicts rest on, in the chapter's order (see the module)."""
+    """Every match the chapter's verdicts rest on, in the chapter's order (see the module).
+
+    Only matches whose size was fixed before they started. Where a stored file holds a match
+    that was lengthened after a look, the row reads its first games only, the size its first
+    run was declared with (``FIRST_RUN``). Matches planned in the data READMEs but not yet
+    stored (:data:`PLANNED`) are not rows: add them here once their files exist.
+    """
     hex_ = _rave_rows("hex_10k")
-    speed = _speed("rave")
+    uttt_rave = _rave_rows("uttt_20k")
+    speed = speed_ratios("rave")
     rows = [MatchRow("RAVE", "RAVE vs UCT (c = 0.4)", "Hex 7x7, 10,000", "data/rave/hex_10k.json",
                      hex_["rave vs uct"], speed["hex rave"]),
             MatchRow("RAVE", "GRAVE vs UCT (c = 0.4)", "Hex 7x7, 10,000",
-                     "data/rave/hex_10k.json", hex_["grave vs uct"], speed["hex grave"])]
-    equal_cpu = _rave_rows("hex_equal_cpu")
-    for kind, iterations in rave.HEX_EQUAL_CPU.items():
-        rows.append(MatchRow("RAVE", f"{kind.upper()} vs UCT, equal CPU time",
-                             f"Hex, 10,000 vs {iterations:,}", "data/rave/hex_equal_cpu.json",
-                             equal_cpu[f"{kind} vs uct {iterations}"]))
-    for label, results in _rave_rows("uttt_bot_confirm").items():
-        prior = "prior" in label
-        what = label.replace("rave ", "RAVE ").replace(" prior=20", ", prior") + " vs bot"
-        rows.append(MatchRow("RAVE", what, "UTTT, 100,000", "data/rave/uttt_bot_confirm.json",
-                             results, speed["uttt rave prior" if prior else "uttt rave"]))
-    tt = _speed("transpositions")
-    data = transpositions.DEFAULT_DATA
+                     "data/rave/hex_10k.json", hex_["grave vs uct"], speed["hex grave"]),
+            MatchRow("RAVE", "MC-RAVE (c = 0) vs UCT", "UTTT, 20,000", "data/rave/uttt_20k.json",
+                     uttt_rave["rave vs uct"][:FIRST_RUN["rave vs uct"]]),
+            MatchRow("RAVE", "RAVE (c = 0.25) vs UCT", "UTTT, 20,000", "data/rave/uttt_20k.json",
+                     uttt_rave["rave c=0.25 vs uct"][:FIRST_RUN["rave c=0.25 vs uct"]])]
+    tt = speed_ratios("transpositions")
+    data = ROOT / "data" / "transpositions"
     c4 = transpositions.load_part(transpositions.part_path("connect_four", "10000it", 0, data))
     confirm = transpositions.load_match("connect_four", "10000it", data, "_confirm")
-    uttt = transpositions.load_part(transpositions.part_path("uttt", "100000it", 4, data,
-                                                             "_fixed"))
+    uttt = transpositions.load_part(transpositions.part_path("uttt", "20000it", 0, data))
     rows += [MatchRow("transpositions", "graph vs tree", "Connect Four, 10,000",
                       "data/transpositions/connect_four_10000it_part0.json", c4.results,
                       tt["connect_four", "empty", 10_000]),
              MatchRow("transpositions", "graph vs tree (new games)", "Connect Four, 10,000",
                       "data/transpositions/connect_four_10000it_confirm_part*.json",
                       confirm["results"], tt["connect_four", "empty", 10_000]),
-             MatchRow("transpositions", "graph vs tree", "UTTT, 100,000",
-                      "data/transpositions/uttt_100000it_fixed_part4.json", uttt.results,
-                      tt["uttt", "empty", 100_000])]
+             MatchRow("transpositions", "graph vs tree", "UTTT, 20,000",
+                      "data/transpositions/uttt_20000it_part0.json", uttt.results,
+                      tt["uttt", "empty", 20_000])]
     rollouts = {row["label"]: row["results"] for row in json.loads(
         (ROOT / "data/uttt/enhancements/rollouts.json").read_text())["comparisons"]}
-    playouts = _speed("playouts")
+    playouts = speed_ratios("playouts")
     for policy in ("safe", "capture", "greedy"):
-        rows.append(MatchRow("rollouts", f"{policy} vs win-taking playouts", "UTTT, 20,000",
+        rows.append(MatchRow("rollouts", f"{policy} playouts vs wins", "UTTT, 20,000",
                              "data/uttt/enhancements/rollouts.json",
                              rollouts[f"playout={policy} vs wins, iters=20000"],
                              playouts[policy]))
@@ -152,6 +164,7 @@ def results_table() -> list[MatchRow]:
 
 
 def format_results(rows: list[MatchRow] | None = None) -> str:
-    """The results table as text, one line a match under :data:`HEADER`."""
+    """The results table as text, one numbered line a match under :data:`HEADER`."""
     rows = results_table() if rows is None else rows
-    return "\n".join([HEADER] + [row.line() for row in rows])
+    return "\n".join([HEADER] + [f"{number:>2} {row.line()}"
+                                  for number, row in enumerate(rows, start=1)])
