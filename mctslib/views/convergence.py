@@ -183,24 +183,27 @@ def atlas_summary(histogram, hardest: Sequence = ()) -> str:
         budget = _quantile_budget(checkpoints, counts, censored, share)
         parts.append(f"{share:.0%} by {budget:,}" if budget is not None
                      else f"{share:.0%} not by {checkpoints[-1]:,}")
-    lines = [f"{total:,} positions; settled on every seed: " + ", ".join(parts)
-             + f"; never settled by {checkpoints[-1]:,}: {censored}"]
-    if hardest:
+    lines = [f"{total:,} positions; settled on every seed:",
+             "  " + ", ".join(parts) + f"; never settled by {checkpoints[-1]:,}: {censored}"]
+    if hardest:  # columns narrow enough for the page (75 characters)
         classes = any(h.copies > 1 for h in hardest)
-        lines.append(f"{'board':>11}  to move  " + ("copies  settles (range)" if classes
-                                                    else "settles")
-                     + "  wrong@max  value  correct   tempting  margin  forced  refute")
+        unsettled = any(h.settle_budget is None for h in hardest)  # else wrong@max is all 0
+        lines.append(f"{'board':>11} {'to':>2} " + ("copies     settles" if classes
+                                                   else "settles")
+                     + (" wrong@max" if unsettled else "")
+                     + " value correct tempt margin forced refute")
         for h in hardest:
             settles = _budget(h.settle_budget)
             if classes:
-                settles = f"{h.copies:>6}  {_budget(h.lowest_settle_budget) + '-' + settles:>15}"
+                settles = f"{h.copies:>6} {_budget(h.lowest_settle_budget) + '-' + settles:>11}"
             else:
                 settles = f"{settles:>7}"
             value = {1.0: "win", 0.5: "draw", 0.0: "loss"}[h.value]
             correct = ",".join(str(m) for m in h.correct_moves)
-            lines.append(f"{h.board:>11}  {h.player_to_move:>7}  {settles}  {h.wrong_at_last:>9}"
-                         f"  {value:>5}  {correct:<9} {h.tempting_move:>8}  "
-                         f"{h.random_playout_margin:+.3f}  {_plies(h.forced_line):>6}  "
+            lines.append(f"{h.board:>11} {h.player_to_move:>2} {settles}"
+                         + (f" {h.wrong_at_last:>9}" if unsettled else "")
+                         + f" {value:>5} {correct:<7} {h.tempting_move:>5} "
+                         f"{h.random_playout_margin:+.3f} {_plies(h.forced_line):>6} "
                          f"{_plies(h.refutation_line):>6}")
     return "\n".join(lines)
 

@@ -30,7 +30,7 @@ exceeds 16,384 (or does not exist).
 Every seed is a separate UCT run from scratch; one run per seed and position
 records the answer at all checkpoints (:mod:`mctslib.fast.tictactoe_anytime`),
 so each position costs 16 runs of 16,384 iterations. Seeds come from
-:func:`mctslib.experiments.uct.running_example.derive_seeds` (SplitMix64 from
+:func:`mctslib.xorshift.derive_seeds` (SplitMix64 from
 :data:`ROOT_SEED`), the same 16 for every position. Regenerate with::
 
     python -m mctslib.experiments.uct.convergence_atlas
@@ -76,7 +76,8 @@ from ..._version import __version__
 from ...fast.tictactoe_anytime import uct_answers
 from ...games.tictactoe import TicTacToe
 from ...search.minimax import move_values, random_playout_move_values, reachable_states
-from .running_example import MAX_WORKERS, board_text, derive_seeds
+from ...xorshift import derive_seeds
+from .running_example import MAX_WORKERS, board_text
 
 __all__ = [
     "DEFAULT_PATH",
@@ -253,7 +254,7 @@ def run_convergence_atlas(seeds: int = SEEDS, largest: int = LARGEST, root_seed:
     largest : int
         The largest checkpoint, a power of 2 (2**14 in the stored atlas).
     root_seed : int
-        Start of :func:`~mctslib.experiments.uct.running_example.derive_seeds`.
+        Start of :func:`~mctslib.xorshift.derive_seeds`.
     exploration : float
         UCB1's c (1.0).
     workers : int

@@ -32,10 +32,11 @@ source with ``below(count)`` (tested equal to ``flat_monte_carlo`` on numpy's
 generator, and to the kernel on xorshift64).
 
 Seed ``i`` of a run is the ``i``-th output of SplitMix64 started at
-``root_seed`` (:func:`derive_seeds`): small seeds such as 1, 2, 3 would give
-xorshift64 start states with only a few bits set, whose first draws are all
-zero. ``XorShift64`` sets the lowest bit of its seed, so the derived seeds are
-checked to give distinct start states.
+``root_seed`` (:func:`mctslib.xorshift.derive_seeds`, re-exported here): small
+seeds such as 1, 2, 3 would give xorshift64 start states with only a few bits
+set, whose first draws are all zero, and ``XorShift64`` sets the lowest bit of
+its seed, so consecutive seeds would run each stream twice; the derived seeds
+are checked to give distinct start states.
 
 The runs are *anytime*: one run per seed to the largest budget records its
 answer at every checkpoint, which is exactly what a fresh run with that budget
@@ -48,9 +49,9 @@ on two cores).
 :func:`load_running_example` reads it back and :func:`check_running_example`
 re-runs a few seeds and budgets against it.
 
-Why one module of about 530 lines: the three algorithms must be run on the same seeds,
+Why one module of about 500 lines: the three algorithms must be run on the same seeds,
 budgets and position and stored in one file that the chapter reads and checks; the
-seed derivation, the runner, the stored format and its check change together.
+runner, the stored format and its check change together.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ from ...rng import move_source
 from ...search.flat import find_traps, random_playout
 from ...search.minimax import move_values, random_playout_move_values
 from ...search.uct import UCTSearch
-from ...xorshift import MASK64, XorShift64
+from ...xorshift import XorShift64, derive_seeds
 
 __all__ = [
     "DEFAULT_PATH",
@@ -130,35 +131,6 @@ def board_text(state: TicTacToe) -> str:
     if not isinstance(state, TicTacToe):
         raise ValueError(f"state must be a TicTacToe position, got {type(state).__name__}.")
     return str(state).replace(" ", "").replace("\n", "/")
-
-
-def _splitmix64(value: int) -> tuple[int, int]:
-    """One SplitMix64 step: (next state, output). Steele, Lea and Flood's seeding generator."""
-    value = (value + 0x9E3779B97F4A7C15) & MASK64
-    z = value
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return value, z ^ (z >> 31)
-
-
-def derive_seeds(root_seed: int, count: int) -> list[int]:
-    """``count`` xorshift64 seeds: the first outputs of SplitMix64 started at ``root_seed``.
-
-    SplitMix64 spreads neighbouring roots over all 64 bits, so each seed's
-    xorshift64 stream starts well mixed. Raises ValueError in the (never yet
-    seen) case that two seeds would give the same xorshift64 start state.
-    Chapter 4's running example and the convergence atlas.
-    """
-    root_seed = check_int("root_seed", root_seed, 0, MASK64)
-    count = check_int("count (of seeds)", count, 1, MAX_SEEDS)
-    seeds, value = [], root_seed
-    for _ in range(count):
-        value, output = _splitmix64(value)
-        seeds.append(output)
-    if len({seed | 1 for seed in seeds}) != count:
-        raise ValueError(f"root_seed {root_seed} gives two seeds with the same xorshift64 start "
-                         f"state among the first {count:,}; choose another root_seed.")
-    return seeds
 
 
 def budget_ladder(moves: int, largest: int, points: int) -> list[int]:
