@@ -9,6 +9,8 @@ all (``deep/``, and OpenSpiel with ten times its time); the timed matches cannot
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -72,23 +74,44 @@ def first_game(stored, comparison, a, b):
     return letters(match.records)
 
 
-PLAYING_REPLAYS = ["c_decision", "reuse_decision", "openspiel_sweep", "openspiel_equal_time"]
+#: The decisions declared in data/uttt/README.md; each is replayed once its result is stored.
+PLAYING_REPLAYS = {"c_decision", "reuse_decision", "openspiel_sweep", "openspiel_equal_time"}
 
 
-@pytest.mark.parametrize("name", PLAYING_REPLAYS)
-def test_the_first_game_of_a_decision_at_the_playing_budget_replays(name):
+def test_the_first_game_of_each_stored_decision_at_the_playing_budget_replays():
     from mctslib.bots.openspiel import OpenSpielMCTS
     from mctslib.bots.uttt import parse_spec
 
-    stored = load_experiment(name, PLAYING)
-    comparison = stored.comparisons[0]
-    parameters = stored.parameters
-    if name == "openspiel_sweep":
-        a = OpenSpielMCTS(parameters["simulations"], uct_c=comparison.value)
-        b = OpenSpielMCTS(parameters["simulations"], uct_c=parameters["reference_uct_c"])
-    elif name == "openspiel_equal_time":
-        a = parse_spec(comparison.a)
-        b = OpenSpielMCTS(parameters["simulations"], uct_c=comparison.value)
-    else:
-        a, b = parse_spec(comparison.a), parse_spec(comparison.b)
-    assert first_game(stored, comparison, a, b) == comparison.results[0]
+    stored_names = {path.stem for path in PLAYING.glob("*.json")}
+    assert stored_names <= PLAYING_REPLAYS | {"openspiel_ten_times"}, "an undeclared stored run"
+    for name in sorted(stored_names & PLAYING_REPLAYS):
+        stored = load_experiment(name, PLAYING)
+        comparison = stored.comparisons[0]
+        parameters = stored.parameters
+        if name == "openspiel_sweep":
+            a = OpenSpielMCTS(parameters["simulations"], uct_c=comparison.value)
+            b = OpenSpielMCTS(parameters["simulations"], uct_c=parameters["reference_uct_c"])
+        elif name == "openspiel_equal_time":
+            a = parse_spec(comparison.a)
+            b = OpenSpielMCTS(parameters["simulations"], uct_c=comparison.value)
+        else:
+            a, b = parse_spec(comparison.a), parse_spec(comparison.b)
+        assert first_game(stored, comparison, a, b) == comparison.results[0], name
+
+
+def test_the_first_pair_of_the_c_decision_in_progress_replays():
+    """The pairs file a run appends to (and resumes from) holds the games of one long match."""
+    from mctslib.bots.uttt import parse_spec
+    from mctslib.experiments.uttt.playing import play_pairs, progress_path
+    from mctslib.experiments.uttt.results import DEFAULT_SCORING
+
+    first = json.loads(progress_path("c_decision", PLAYING).read_text().splitlines()[0])
+    label, spec_a, spec_b, seeds = first["label"].split(" | ")
+    seed, key = (int(part) for part in seeds.split(", "))
+    assert (label, seed, key, first["pair"]) == ("c=0.6 vs c=0.5", 21, 0, 0)
+    starts = _openings(2, 2, seed, DEFAULT_SCORING)  # pair 0's opening, as the run drew it
+    replay = play_pairs(parse_spec(spec_a), parse_spec(spec_b), starts, 2,
+                        np.random.SeedSequence(seed, spawn_key=(key,)))
+    assert [r.result_for_a for r in replay.records] == [
+        r["result_for_a"] for r in first["records"]]
+    assert [r.moves for r in replay.records] == [r["moves"] for r in first["records"]]
