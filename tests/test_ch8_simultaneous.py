@@ -322,7 +322,7 @@ def test_two_trees_picture_shows_every_pair_of_moves_once():
     from mctslib.views.simultaneous_trees import draw_sequential_and_simultaneous
 
     game = weighted_rock_paper_scissors()
-    fig = plt.figure(figsize=(10, 4.4))
+    fig = plt.figure(figsize=(8.5, 4.4))
     draw_sequential_and_simultaneous(fig, game)
     sequential, simultaneous = fig.axes
     # The sequential tree: one column node per row move, each knowing that move.
@@ -356,19 +356,23 @@ def test_two_trees_picture_names_bad_input(game, message):
 def test_backups_picture_gives_the_running_means_of_its_example():
     from mctslib.views.simultaneous_trees import draw_backups
 
-    fig = plt.figure(figsize=(10, 4.4))
+    fig = plt.figure(figsize=(8.5, 4.6))
     draw_backups(fig)
-    sample, mean = ([t.get_text() for t in ax.texts] for ax in fig.axes)
+    [ax] = fig.axes
+    texts = [t for t in ax.texts if t.get_text()]
+    # The sample backup on the left of the path, the mean backup on its right, top to bottom.
+    sample = [t.get_text() for t in sorted(texts, key=lambda t: -t.get_position()[1])
+              if t.get_position()[0] < 0.3 and "gets" in t.get_text()]
+    mean = [t.get_text() for t in sorted(texts, key=lambda t: -t.get_position()[1])
+            if t.get_position()[0] > 0.7 and "gets" in t.get_text()]
     # Three nodes on the path have learners (root, A, B); C is the node the iteration adds.
-    assert sample.count("player 0's learner gets 1") == 3
-    assert sample.count("player 1's learner gets 0") == 3
+    assert sample == ["player 0 gets 1", "player 1 gets 0"] * 3
     # After the iteration A has 10 visits and a total of 4, B 5 and 3, the new C 1 and 1:
     # the root's learners get A's mean, A's get B's, B's get C's (the sample itself).
-    learners_get = [text for text in mean if text.startswith("player 0's learner gets")]
-    assert learners_get == ["player 0's learner gets 4/10 = 0.4",
-                            "player 0's learner gets 3/5 = 0.6",
-                            "player 0's learner gets 1/1 = 1"]
-    assert "C, new: 1 visit, total 1" in [t.get_text() for t in fig.axes[1].texts]
+    assert mean == ["player 0 gets 4/10 = 0.4", "player 1 gets 0.6",
+                    "player 0 gets 3/5 = 0.6", "player 1 gets 0.4",
+                    "player 0 gets 1/1 = 1", "player 1 gets 0"]
+    assert "C, new: 1 visit, total 1" in [t.get_text() for t in texts]
     plt.close(fig)
 
 
