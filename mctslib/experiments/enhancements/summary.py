@@ -156,7 +156,8 @@ def results_table() -> list[MatchRow]:
         match, _ = MatchResult.load(ROOT / f"data/uttt/enhancements/{name}.json")
         rows.append(MatchRow("stopping", what, "UTTT, 20,000",
                              f"data/uttt/enhancements/{name}.json", letters(match.records)))
-    counted = alphabeta.load_match(ROOT / "data/uttt/alphabeta/nodes790k_vs_iters127k_codingame.json")
+    counted = alphabeta.load_match(
+        ROOT / "data/uttt/alphabeta/nodes790k_vs_iters127k_codingame.json")
     rows.append(MatchRow("alpha-beta", "alpha-beta vs MCTS bot", "UTTT, 790k nodes / 127k",
                          "data/uttt/alphabeta/nodes790k_vs_iters127k_codingame.json",
                          counted.results))
@@ -168,3 +169,46 @@ def format_results(rows: list[MatchRow] | None = None) -> str:
     rows = results_table() if rows is None else rows
     return "\n".join([HEADER] + [f"{number:>2} {row.line()}"
                                   for number, row in enumerate(rows, start=1)])
+
+
+def markdown_results(rows: list[MatchRow] | None = None) -> str:
+    """The results table as a Markdown table (rows numbered from 1, as the chapter cites them).
+
+    Columns: A against B, the game and budget a move, games, A's wins-draws-losses, A's score,
+    its 95% interval (pairs of games as observations) and the speed ratio ("-": none).
+    """
+    rows = results_table() if rows is None else rows
+    lines = [("| # | A against B | game, budget a move | games | W-D-L | score of A "
+              "| 95% interval | speed A/B |"), "|---:|---|---|---:|---:|---:|---|---:|"]
+    for number, row in enumerate(rows, start=1):
+        score, low, high = row.score
+        speed = "-" if row.speed is None else f"{row.speed:.2f}"
+        wdl = "-".join(f"{n:,}" for n in row.counts)
+        lines.append(f"| {number} | {row.what} | {row.setting} | {row.games:,} | {wdl} | "
+                     f"{score:.3f} | {low:.3f} to {high:.3f} | {speed} |")
+    return "\n".join(lines)
+
+
+def html_results(rows: list[MatchRow] | None = None) -> str:
+    """The Markdown table of :func:`markdown_results` as an HTML table, for a notebook's output.
+
+    A notebook output in Markdown is drawn as CommonMark in the book (no tables), so the chapter
+    shows this instead; the cells hold the same text as the Markdown table's.
+    """
+    from html import escape
+
+    lines = markdown_results(rows).splitlines()
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    body = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
+    right = {0, 3, 4, 5, 7}  # numbers line up on the right
+
+    def row_html(cells, tag):
+        return "<tr>" + "".join(
+            f'<{tag} style="text-align:{"right" if i in right else "left"}'
+            f'{"" if i in (1, 2) else "; white-space:nowrap"}">{escape(cell)}</{tag}>'
+            for i, cell in enumerate(cells)) + "</tr>"
+
+    body_html = "\n".join(row_html(cells, "td") for cells in body)
+    return ('<table class="table mctsbook-results" style="font-size:0.9em">\n<thead>'
+            + row_html(header, "th") + f"</thead>\n<tbody>\n{body_html}\n</tbody>\n</table>")
+
