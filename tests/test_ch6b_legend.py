@@ -72,3 +72,56 @@ def test_code_the_chapter_shows_is_the_librarys_code():
         for line in textwrap.dedent(block).strip("\n").splitlines():
             if line.strip() and not line.strip().startswith("#"):
                 assert line.rstrip() in sources, f"shown but not in the library: {line!r}"
+
+
+# ------------------------------------------------------------ the stored runs the chapter reads
+
+
+def test_the_speed_ladder_is_read_rung_by_rung_in_the_ladders_order():
+    import json
+
+    stored = json.loads((legend.BENCHMARK_RESULTS / "speed_ladder.json").read_text())
+    rates = legend.speed_ladder()
+    assert [rung for rung in rates if rung in stored["ladder"]] == stored["ladder"]
+    assert set(rates) - set(stored["ladder"]) == {"make/unmake"}  # the side step
+    for rung, positions in rates.items():
+        assert set(positions) == {"empty board", "mid-game"}
+        for position, rate in positions.items():
+            assert rate == stored["rates_per_cpu_second"][f"{rung} | {position}"] > 0
+
+
+def test_the_toolbox_ratios_are_the_ratio_column_of_the_stored_run():
+    ratios = legend.toolbox_ratios()
+    assert list(ratios) == ["fpu=0.6", "fpu=0.9", "fpu=1.2", "bounds", "tree_safe",
+                            "playout=safe", "mast=0.2", "mast=0.5", "mast=0.8"]
+    text = (legend.BENCHMARK_RESULTS / "toolbox_speed.txt").read_text()
+    for line in text.splitlines():
+        parts = line.split()
+        if parts and parts[0] in ratios:
+            today, tool = (float(x.replace(",", "")) for x in parts[2:4])
+            assert abs(tool / today - ratios[parts[0]]) < 0.0006  # the column, not another
+
+
+def test_predicted_elo_sums_the_doublings_it_covers():
+    curve = [(1000, 100.0), (2000, 50.0)]
+    assert legend.predicted_elo(500, 1000, curve) == 100.0
+    assert legend.predicted_elo(1000, 2000, curve) == 50.0
+    assert legend.predicted_elo(500, 2000, curve) == 150.0
+    assert legend.predicted_elo(2000, 8000, curve) == 100.0  # beyond the last: its Elo
+    assert legend.predicted_elo(2000, 500, curve) == -150.0
+    with pytest.raises(ValueError, match="low and high"):
+        legend.predicted_elo(0, 100, curve)
+
+
+def test_the_results_table_reads_each_tools_stored_comparisons():
+    rows = legend.results_table()
+    ratios = legend.toolbox_ratios()
+    assert [row["tool"] for row in rows] == [row[0] for row in legend.TABLE_ROWS]
+    for row, (_, key, grid, screen) in zip(rows, legend.TABLE_ROWS):
+        assert row["speed"] == (None if key is None else ratios[key])
+        if grid is not None:
+            assert row["grid"] == legend.load("tool_grid").comparison(grid)
+        if screen is not None:
+            stored = legend.load(screen[0])
+            assert row["screen"] == stored.comparison(screen[1])
+            assert row["screen"].games == stored.parameters["games"]  # finished, as declared

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import os
 import sys
@@ -231,6 +232,34 @@ def load(name: str, directory=None) -> ExperimentResult:
 # ----------------------------------------------------------------------------- speed and strength
 
 
+#: The stored benchmark runs the chapter reads (``benchmarks/results``).
+BENCHMARK_RESULTS = DATA_DIR.parents[1] / "benchmarks" / "results"
+
+
+def speed_ladder(path=None) -> dict:
+    """The stored run of ``benchmarks/speed_ladder.py``: ``{rung: {position: it per CPU s}}``.
+
+    Rungs in the ladder's order (the side step ``make/unmake`` after ``copy once``).
+    """
+    data = json.loads(Path(path or BENCHMARK_RESULTS / "speed_ladder.json").read_text())
+    rates: dict = {}
+    for key, rate in data["rates_per_cpu_second"].items():
+        rung, position = key.split(" | ")
+        rates.setdefault(rung, {})[position] = rate
+    return rates
+
+
+def toolbox_ratios(path=None) -> dict:
+    """The stored run of ``benchmarks/toolbox_speed.py``: ``{variant: speed ratio to today}``."""
+    text = Path(path or BENCHMARK_RESULTS / "toolbox_speed.txt").read_text()
+    ratios = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 7 and parts[1].isdigit():
+            ratios[parts[0]] = float(parts[4])
+    return ratios
+
+
 def elo_per_doubling(doubling: ExperimentResult | None = None) -> list[tuple[int, float]]:
     """Chapter 5's Elo per doubling: ``[(N, Elo of N iterations against N / 2), ...]``.
 
@@ -263,6 +292,41 @@ def predicted_elo(low: float, high: float, doublings: list[tuple[int, float]]) -
         if overlap > 0:
             total += elo * overlap
     return sign * total
+
+
+#: The rows of the chapter's results table, one a tool: (tool, its key in the speed run
+#: :func:`toolbox_ratios` or None, its comparison in ``tool_grid`` or None, and its screen
+#: as ``(stored file, comparison)`` or None). Only finished runs are named.
+TABLE_ROWS = (
+    ("first-play urgency 1.2", "fpu=1.2", "fpu=1.2 vs today", ("screens", "fpu vs today")),
+    ("score bounds (no solver)", "bounds", None, ("screens", "bounds vs today")),
+    ("anti-decisive tree moves", "tree_safe", None, ("screens", "tree_safe vs today")),
+    ("(anti-)decisive playouts", "playout=safe", None, None),
+    ("MAST playouts, epsilon 0.8", "mast=0.8", "mast=0.8 vs today", None),
+)
+
+
+def results_table(rows=TABLE_ROWS, directory=None, ratios=None) -> list[dict]:
+    """The chapter's results table: one dict a tool, read from the stored runs.
+
+    Keys: ``tool``; ``speed`` (iterations per CPU second against today's bot,
+    :func:`toolbox_ratios`, or None); ``grid`` and ``screen``: the tool's
+    comparison at equal iterations in ``tool_grid`` and in its screen (an
+    :class:`~mctslib.experiments.uttt.results.Comparison`), or None where the
+    row names none. Files come from :data:`DIRECTORY` (or ``directory``).
+    """
+    ratios = toolbox_ratios() if ratios is None else ratios
+    cache: dict = {}
+
+    def comparison(name, label):
+        if name not in cache:
+            cache[name] = load(name, directory)
+        return cache[name].comparison(label)
+
+    return [{"tool": tool, "speed": None if key is None else ratios[key],
+             "grid": None if grid is None else comparison("tool_grid", grid),
+             "screen": None if screen is None else comparison(*screen)}
+            for tool, key, grid, screen in rows]
 
 
 # ----------------------------------------------------------------------------- command line
