@@ -9,8 +9,6 @@ all (``deep/``, and OpenSpiel with ten times its time); the timed matches cannot
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -98,20 +96,3 @@ def test_the_first_game_of_each_stored_decision_at_the_playing_budget_replays():
             a, b = parse_spec(comparison.a), parse_spec(comparison.b)
         assert first_game(stored, comparison, a, b) == comparison.results[0], name
 
-
-def test_the_first_pair_of_the_c_decision_in_progress_replays():
-    """The pairs file a run appends to (and resumes from) holds the games of one long match."""
-    from mctslib.bots.uttt import parse_spec
-    from mctslib.experiments.uttt.playing import play_pairs, progress_path
-    from mctslib.experiments.uttt.results import DEFAULT_SCORING
-
-    first = json.loads(progress_path("c_decision", PLAYING).read_text().splitlines()[0])
-    label, spec_a, spec_b, seeds = first["label"].split(" | ")
-    seed, key = (int(part) for part in seeds.split(", "))
-    assert (label, seed, key, first["pair"]) == ("c=0.6 vs c=0.5", 21, 0, 0)
-    starts = _openings(2, 2, seed, DEFAULT_SCORING)  # pair 0's opening, as the run drew it
-    replay = play_pairs(parse_spec(spec_a), parse_spec(spec_b), starts, 2,
-                        np.random.SeedSequence(seed, spawn_key=(key,)))
-    assert [r.result_for_a for r in replay.records] == [
-        r["result_for_a"] for r in first["records"]]
-    assert [r.moves for r in replay.records] == [r["moves"] for r in first["records"]]
