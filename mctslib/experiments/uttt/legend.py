@@ -301,8 +301,9 @@ TABLE_ROWS = (
     ("first-play urgency 1.2", "fpu=1.2", "fpu=1.2 vs today", ("screens", "fpu vs today")),
     ("score bounds (no solver)", "bounds", None, ("screens", "bounds vs today")),
     ("anti-decisive tree moves", "tree_safe", None, ("screens", "tree_safe vs today")),
-    ("(anti-)decisive playouts", "playout=safe", None, None),
-    ("MAST playouts, epsilon 0.8", "mast=0.8", "mast=0.8 vs today", None),
+    ("(anti-)decisive playouts", "playout=safe", None, ("screens_slow", "safe vs today")),
+    ("MAST playouts, epsilon 0.8", "mast=0.8", "mast=0.8 vs today",
+     ("screens_slow", "mast vs today")),
 )
 
 
