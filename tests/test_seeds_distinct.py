@@ -29,7 +29,7 @@ CHAPTER_4 = ("04_uct.ipynb", "04b_testing_a_search.ipynb")
 #: What builds an xorshift64 stream from a seed (directly or inside a numba engine).
 XORSHIFT_SEEDED = re.compile(r"XorShift64\(|new_rng\(|FastTicTacToeUCT\(|uct_answers\(|"
                              r"flat_mc_answers\(|seed_states\(")
-RANGE_SEEDS = re.compile(r"for\s+seed\s+in\s+range\(|seeds?\s*=\s*range\(")
+RANGE_SEEDS = re.compile(r"for\s+seed\s+in\s+range\(|seeds?\s*=\s*range\(", re.IGNORECASE)
 DERIVE_CALL = re.compile(r"derive_seeds\(\s*([0-9_]+)\s*,\s*([0-9_]+)\s*\)")
 
 
