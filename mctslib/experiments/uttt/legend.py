@@ -299,10 +299,10 @@ def predicted_elo(low: float, high: float, doublings: list[tuple[int, float]]) -
 #: as ``(stored file, comparison)`` or None). Only finished runs are named.
 TABLE_ROWS = (
     ("first-play urgency 1.2", "fpu=1.2", "fpu=1.2 vs today", ("screens", "fpu vs today")),
-    ("score bounds (no solver)", "bounds", None, ("screens", "bounds vs today")),
-    ("anti-decisive tree moves", "tree_safe", None, ("screens", "tree_safe vs today")),
-    ("(anti-)decisive playouts", "playout=safe", None, ("screens_slow", "safe vs today")),
-    ("MAST playouts, epsilon 0.8", "mast=0.8", "mast=0.8 vs today",
+    ("score bounds", "bounds", None, ("screens", "bounds vs today")),
+    ("anti-decisive, tree", "tree_safe", None, ("screens", "tree_safe vs today")),
+    ("anti-decisive, playouts", "playout=safe", None, ("screens_slow", "safe vs today")),
+    ("MAST, epsilon 0.8", "mast=0.8", "mast=0.8 vs today",
      ("screens_slow", "mast vs today")),
 )
 
