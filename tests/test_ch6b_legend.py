@@ -125,3 +125,23 @@ def test_the_results_table_reads_each_tools_stored_comparisons():
             stored = legend.load(screen[0])
             assert row["screen"] == stored.comparison(screen[1])
             assert row["screen"].games == stored.parameters["games"]  # finished, as declared
+
+
+@pytest.mark.parametrize("name", ["screens", "screens_slow", "time_screen"])
+def test_a_stored_screen_replays_its_first_games(name):
+    # The first pair of each stored screen's first match, played again from its parameters.
+    stored = legend.load(name)
+    p = stored.parameters
+    label, (extra, ratio) = next(iter(p["variants"].items()))
+    again = legend.screen_experiment({label: (extra, ratio)}, p["iterations"], 2, seed=p["seed"],
+                                     openings=p["openings"], first_factor=p["first_factor"])
+    assert again.comparisons[0].a == stored.comparisons[0].a
+    assert again.comparisons[0].results == stored.comparisons[0].results[:2]
+
+
+def test_the_stored_grid_replays_its_first_games():
+    stored = legend.load("tool_grid")
+    key, value = stored.parameters["points"][0]
+    again = legend.grid_experiment([(key, value)], stored.parameters["iterations"], 2,
+                                   seed=stored.parameters["seed"])
+    assert again.comparisons[0].results == stored.comparisons[0].results[:2]
