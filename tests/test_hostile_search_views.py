@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure  # drawn off-screen: no backend needed
 
-from mctslib.experiments.simultaneous import one_node as one_node
+from mctslib.experiments.simultaneous import one_node
 from mctslib.experiments.simultaneous import smmcts as convergence
 from mctslib.experiments.uttt import registry, results, statistics, tuning
 from mctslib.games import GameState, TicTacToe

@@ -135,6 +135,7 @@ def test_each_subject_of_experiments_is_independent_and_names_its_chapter():
     # A new subpackage of mctslib.experiments must join the independence contract, and its
     # __init__ must say which chapter it serves.
     import importlib
+
     import tomllib
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]

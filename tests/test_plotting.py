@@ -23,7 +23,7 @@ def test_liveplot_outside_ipython_draws_final_state():
 def test_liveplot_waits_the_interval_after_a_slow_redraw_ends(monkeypatch):
     # A fake clock: each redraw takes 2 s, the interval is 1 s. Counted from the redraw's
     # start, every update would redraw; counted from its end, an update 0.5 s later waits.
-    import mctslib.views.plotting as plotting
+    from mctslib.views import plotting
 
     clock = [0.0]
     monkeypatch.setattr(plotting.time, "monotonic", lambda: clock[0])

@@ -8,13 +8,13 @@ import math
 import numpy as np
 import pytest
 
-from mctslib.experiments.simultaneous.one_node import run_one_node
 from mctslib.experiments.simultaneous.extras import (
     multi_agent_experiment,
     sequential_experiment,
     tree_size_sweep,
 )
 from mctslib.experiments.simultaneous.matches import Bot, MatchResult, match, play_game, tuned_bot
+from mctslib.experiments.simultaneous.one_node import run_one_node
 from mctslib.experiments.simultaneous.tuning import (
     TuningResult,
     compare_at_best,

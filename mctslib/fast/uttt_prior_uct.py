@@ -38,8 +38,17 @@ from numba import njit
 
 from .uttt import ONGOING, OUTCOME, PLAYER, STATE_SIZE, play, result
 from .uttt_network import evaluate, softmax_legal
-from .uttt_uct import LANES, LOG_OF, LOSS, UNKNOWN, _backup, _expand, _prove_leaf, _select
-from .uttt_uct import win_taking_playout
+from .uttt_uct import (
+    LANES,
+    LOG_OF,
+    LOSS,
+    UNKNOWN,
+    _backup,
+    _expand,
+    _prove_leaf,
+    _select,
+    win_taking_playout,
+)
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # see uttt_uct._select
