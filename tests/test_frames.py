@@ -30,9 +30,12 @@ def _walk(widget):
 def links_of(box) -> set[tuple]:
     """The jslinks stored with ``box``'s widget state (what the static page replays): pairs of
     (model name, trait) for source and target."""
-    from ipywidgets.embed import embed_data
+    from ipywidgets.widgets.widget import Widget, _instances
 
-    state = embed_data(views=[box])["manager_state"]["state"]
+    # Only live widgets: another test in this process may leave one whose comm is gone, and
+    # embedding every instance (embed_data's default) would fail on it.
+    live = [widget for widget in list(_instances.values()) if widget.comm is not None]
+    state = Widget.get_manager_state(drop_defaults=True, widgets=live)["state"]
     names = {key: value["model_name"] for key, value in state.items()}
     inside = {box.model_id} | {child.model_id for child in _walk(box)}
     found = set()
