@@ -323,6 +323,9 @@ def test_figures_are_readable_in_dark_mode(book_url, book_browser, screenshot_di
         print(f"\ndark-mode screenshot of {docname}: {shot}")
         corner = page.screenshot(clip={"x": 0, "y": 0, "width": 40, "height": 40})
         body = matplotlib.image.imread(io.BytesIO(corner))
+        # Folded figures (hidden outputs, dropdowns) are opened as a reader would open them,
+        # so that they are checked too (a closed fold's image cannot be screenshot).
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
         figures = page.locator("div.cell_output img")
         frames = []
         for index in range(figures.count()):
