@@ -26,8 +26,12 @@ pytestmark = pytest.mark.browser
 def standalone_page(box) -> str:
     """An HTML page that shows ``box`` as the built book shows a stored widget."""
     from ipywidgets.embed import embed_data
+    from ipywidgets.widgets.widget import Widget, _instances
 
-    data = embed_data(views=[box])
+    # Only live widgets: another test in this process may leave one whose comm is gone.
+    live = [widget for widget in list(_instances.values()) if widget.comm is not None]
+    data = embed_data(views=[box], state=Widget.get_manager_state(drop_defaults=True,
+                                                                   widgets=live)["state"])
     state = json.dumps(data["manager_state"]).replace("</", "<\\/")
     view = json.dumps(data["view_specs"][0])
     return f"""<!DOCTYPE html>
