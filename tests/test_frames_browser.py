@@ -17,6 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from browser import assert_stayed_local, chromium, serve_folder
 from frames_browser import frame_players, step_frame_player
+from widget_state import tree_state
 
 from mctslib.views.frames import frame_player
 
@@ -26,12 +27,8 @@ pytestmark = pytest.mark.browser
 def standalone_page(box) -> str:
     """An HTML page that shows ``box`` as the built book shows a stored widget."""
     from ipywidgets.embed import embed_data
-    from ipywidgets.widgets.widget import Widget, _instances
 
-    # Only live widgets: another test in this process may leave one whose comm is gone.
-    live = [widget for widget in list(_instances.values()) if widget.comm is not None]
-    data = embed_data(views=[box], state=Widget.get_manager_state(drop_defaults=True,
-                                                                   widgets=live)["state"])
+    data = embed_data(views=[box], state=tree_state(box))
     state = json.dumps(data["manager_state"]).replace("</", "<\\/")
     view = json.dumps(data["view_specs"][0])
     return f"""<!DOCTYPE html>
