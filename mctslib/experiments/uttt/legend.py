@@ -365,7 +365,9 @@ def main(argv=None) -> int:
     grid.add_argument("--iterations", type=int, default=5000)
     grid.add_argument("--games", type=int, default=200)
     screen = sub.add_parser("screen", help="each tool against today's bot at equal time")
-    screen.add_argument("--variant", type=_variant_arg, action="append", required=True)
+    screen.add_argument("--variant", type=_variant_arg, action="append", required=True,
+                        help="LABEL=OPTIONS@RATIO; the label ends at the first '=', so it "
+                             "holds none (safe=playout=safe@0.3)")
     screen.add_argument("--iterations", type=int, default=20000)
     screen.add_argument("--games", type=int, default=400)
     decide = sub.add_parser("decide", help="one variant against one bot, the Elo SPRT")
