@@ -22,7 +22,7 @@ from mctslib.games.uttt import (
     to_row_col,
 )
 from mctslib.search.flat import random_playout
-from mctslib.xorshift import XorShift64
+from mctslib.xorshift import XorShift64, derive_seeds
 
 EMPTY_ROWS = ". . . | . . . | . . ."
 SEP = "------+-------+------"
@@ -403,7 +403,7 @@ def test_random_playouts_end_in_the_same_position_for_the_same_seed():
               UltimateTicTacToe.from_grid(WON_BOARD_0), UltimateTicTacToe.from_grid(DRAWN_CENTRE),
               UltimateTicTacToe.from_grid(LINE_THREAT, forced_board=2)]
     for start in starts:
-        for seed in range(40):
+        for seed in derive_seeds(40, 40):  # distinct streams (0 and 1 are one stream)
             source = XorShift64(seed)
             final = random_playout(start, source)
             s = fast.to_array(start)
