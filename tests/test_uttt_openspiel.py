@@ -18,7 +18,7 @@ import numpy as np
 import pyspiel
 
 from mctslib.games.uttt import UltimateTicTacToe, from_board_cell, to_board_cell
-from mctslib.xorshift import XorShift64
+from mctslib.xorshift import XorShift64, derive_seeds
 
 GAMES = 300
 # The eight tic-tac-toe lines as cell triples, written out independently of the library.
@@ -128,7 +128,7 @@ def test_the_string_and_the_tensor_show_the_same_cells():
 def test_random_games_agree_move_by_move_with_open_spiel():
     endings = {"line": 0, "all closed": 0}
     scorings_differ = 0
-    for seed in range(GAMES):
+    for seed in derive_seeds(GAMES, GAMES):  # distinct streams (0 and 1 are one stream)
         final, spiel = play_both(seed)
         assert len(final.legal_moves()) == 0 and spiel.is_terminal()
         returns = spiel.returns()
