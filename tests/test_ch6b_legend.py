@@ -52,6 +52,19 @@ def test_a_decision_stops_by_the_test_or_at_the_cap():
     assert result.parameters["openings"] == 0
 
 
+def test_a_timed_decision_puts_both_bots_on_the_clock_and_says_it_cannot_repeat():
+    result = legend.decision_experiment("c=0.5", TUNED_OPTIONS, None, None, 2, seed=5, ms=3)
+    a, b = (result.comparisons[0].a, result.comparisons[0].b)
+    assert "ms=3" in a and "ms=3" in b and "iters=" not in a + b
+    assert not result.reproducible and result.comparisons[0].games == 2
+    for counts, ms, words in [((100, None), None, "both iteration counts"),
+                              ((100, 100), 3, "no counts"), ((None, None), None, "ms")]:
+        with pytest.raises(ValueError, match=words):
+            legend.decision_experiment("c=0.5", TUNED_OPTIONS, *counts, 2, ms=ms)
+    with pytest.raises(ValueError, match="first_factor"):
+        legend.decision_experiment("c=0.5", TUNED_OPTIONS, None, None, 2, ms=3, first_factor=10)
+
+
 def _shown_code(notebook):
     for cell in notebook.cells:
         if cell.cell_type == "markdown":

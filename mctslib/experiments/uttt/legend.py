@@ -64,6 +64,7 @@ from .results import (
     _finish,
     _iterations,
     _machine,
+    _milliseconds,
     _openings,
     _parameters,
     load_experiment,
@@ -171,9 +172,10 @@ def screen_experiment(variants: dict, iterations: int = 1000, games: int = 10, *
                                           machine=_machine()))
 
 
-def decision_experiment(a: str, b: str, a_iterations: int, b_iterations: int,
+def decision_experiment(a: str, b: str, a_iterations: int | None, b_iterations: int | None,
                         max_games: int = 1000, *, name: str = "decision", seed: int = 42,
                         openings: int = 2, first_factor: float | None = None,
+                        ms: float | None = None,
                         elo0: float = DECISION_TEST["elo0"], elo1: float = DECISION_TEST["elo1"],
                         alpha: float = DECISION_TEST["alpha"],
                         beta: float = DECISION_TEST["beta"], sequential: bool = True,
@@ -184,16 +186,30 @@ def decision_experiment(a: str, b: str, a_iterations: int, b_iterations: int,
     maximum-likelihood LLR, ``alpha`` and ``beta``) decides, or undecided at
     ``max_games``; with ``sequential=False`` exactly ``max_games`` games (the
     test is still computed on them, for the record). Counts ``a_iterations``
-    and ``b_iterations`` stand in for equal time.
+    and ``b_iterations`` stand in for equal time; or, with ``ms`` (and both
+    counts None), both bots get ``ms`` milliseconds a move on the clock, the
+    first move too: the timed match of the issue's target, which cannot repeat
+    game for game (``reproducible`` is False), to be run one game per core on a
+    quiet machine.
     """
+    counts = (a_iterations, b_iterations)
+    if not (None not in counts if ms is None else counts == (None, None)):
+        raise ValueError("give both iteration counts, or ms (a time a move) and no counts; "
+                         f"got a_iterations={a_iterations}, b_iterations={b_iterations}, ms={ms}.")
+    if ms is not None and first_factor is not None:
+        raise ValueError("a timed decision gives every move the same ms; first_factor is for "
+                         "counts.")
     start = time.perf_counter()
     max_games, runner = _common(name, max_games, seed, "codingame", jobs, None, callback)
     if max_games % 2:
         raise ValueError(f"max_games must be even (pairs of games), got {max_games}.")
     test = EloSPRT(elo0, elo1, alpha, beta)
     progress = _Progress(progress)
-    bot_a = _budget(variant(a), a_iterations, first_factor)
-    bot_b = _budget(variant(b), b_iterations, first_factor)
+    if ms is None:
+        bot_a = _budget(variant(a), a_iterations, first_factor)
+        bot_b = _budget(variant(b), b_iterations, first_factor)
+    else:
+        bot_a, bot_b = _milliseconds(variant(a), ms), _milliseconds(variant(b), ms)
     starts = _starts(max_games, openings, seed)
     _match(runner, progress, "A vs B", None, bot_a, bot_b, starts, max_games,
            test if sequential else None)
@@ -203,7 +219,7 @@ def decision_experiment(a: str, b: str, a_iterations: int, b_iterations: int,
               f"undecided at {max_games} games, both fixed before the first game." if sequential
               else f"Fixed size: {max_games} games, fixed before the first game."), TIME_NOTE]
     return _finish(runner, start, title="a decision by the sequential test", scoring="codingame",
-                   reproducible=True, summary=summary, notes=notes,
+                   reproducible=ms is None, summary=summary, notes=notes,
                    parameters=_parameters(runner, a=str(bot_a), b=str(bot_b),
                                           max_games=max_games, openings=openings,
                                           first_factor=first_factor, sequential=sequential,
@@ -373,8 +389,10 @@ def main(argv=None) -> int:
     decide = sub.add_parser("decide", help="one variant against one bot, the Elo SPRT")
     decide.add_argument("--a", required=True, help="bot A's options (a SPEC without 'uct:')")
     decide.add_argument("--b", default=TODAY, help="bot B's options (default: today's)")
-    decide.add_argument("--a-iterations", type=int, required=True)
-    decide.add_argument("--b-iterations", type=int, required=True)
+    decide.add_argument("--a-iterations", type=int, default=None)
+    decide.add_argument("--b-iterations", type=int, default=None)
+    decide.add_argument("--ms", type=float, default=None,
+                        help="both bots on the clock, this many ms a move (instead of counts)")
     decide.add_argument("--max-games", type=int, default=1000)
     decide.add_argument("--elo1", type=float, default=DECISION_TEST["elo1"])
     decide.add_argument("--fixed", action="store_true",
@@ -405,6 +423,7 @@ def main(argv=None) -> int:
         else:
             result = decision_experiment(args.a, args.b, args.a_iterations, args.b_iterations,
                                          args.max_games, first_factor=args.first_factor,
+                                         ms=args.ms,
                                          elo1=args.elo1, sequential=not args.fixed, **common)
     except ValueError as error:
         parser.error(str(error))
