@@ -65,6 +65,20 @@ def test_a_timed_decision_puts_both_bots_on_the_clock_and_says_it_cannot_repeat(
         legend.decision_experiment("c=0.5", TUNED_OPTIONS, None, None, 2, ms=3, first_factor=10)
 
 
+def test_the_default_bots_are_the_combination_the_declared_test_accepted():
+    from mctslib.bots.uttt import parse_spec
+    from mctslib.cli.codingame import CODINGAME_SPEC
+    from mctslib.cli.play import PLAY_SPEC
+    from mctslib.experiments.uttt.results import _without_budget
+
+    stored = legend.load("combination")
+    assert stored.summary["tests"][0]["decision"] == "H1"
+    accepted = _without_budget(parse_spec(stored.comparisons[0].a))
+    assert _without_budget(parse_spec(stored.comparisons[0].b)) != accepted
+    for spec in (CODINGAME_SPEC, PLAY_SPEC):
+        assert _without_budget(parse_spec(spec)) == accepted
+
+
 def _shown_code(notebook):
     for cell in notebook.cells:
         if cell.cell_type == "markdown":

@@ -158,7 +158,7 @@ from .uttt_toolbox import (
     uses_toolbox,
 )
 
-__all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_CUTOFF", "MAX_EXPAND", "MAX_ITERATIONS", "MAX_MS",
+__all__ = ["BEST_BOT_OPTIONS", "BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_CUTOFF", "MAX_EXPAND", "MAX_ITERATIONS", "MAX_MS",
            "MAX_OPENINGS", "MAX_OPENING_PLIES", "MIN_CAPACITY", "PLAYOUTS", "SPEC_HELP",
            "SPEC_SYNTAX",
            "BotSpec", "SearchInfo", "ToolboxBot", "UTTTBot", "available_memory", "check_pool_memory",
@@ -166,6 +166,11 @@ __all__ = ["BYTES_PER_NODE", "CENTRE", "MAX_CAPACITY", "MAX_CUTOFF", "MAX_EXPAND
 
 #: The centre cell of the centre board, row 4, col 4: the opening most strong bots play as X.
 CENTRE = 40
+#: The book's best bot, without a budget (add ``iters=`` or ``ms=``): chapter 5's tuned options
+#: with first-play urgency 1.2 and anti-decisive moves in the tree, the combination that beat
+#: chapter 5's bot at the playing budget in the declared sequential test of chapter "How a
+#: Legend bot gets its strength" (``data/uttt/legend/README.md``, ``combination``).
+BEST_BOT_OPTIONS = "c=0.5,wins=on,solver=on,reuse=on,centre=on,fpu=1.2,tree_safe=on"
 _KINDS = ("uct", "random")
 #: Iterations per move: a hundred million is over a minute of search at the bot's speed;
 #: more would only look like a hang (and a root's visit count is a 32-bit integer).

@@ -22,7 +22,7 @@ import re
 import sys
 import time
 
-from ..bots.uttt import SPEC_SYNTAX, parse_spec
+from ..bots.uttt import BEST_BOT_OPTIONS, SPEC_SYNTAX, parse_spec
 from ..games.base import check_player
 from ..games.uttt import SCORINGS, SYMBOLS, UltimateTicTacToe, from_row_col, to_board_cell
 from ..rng import make_rng
@@ -30,8 +30,8 @@ from .argtypes import MAX_SEED, bot_spec, forbid_repeats, quoted, whole_number
 
 __all__ = ["PLAY_SPEC", "PlaySession", "add_play_command", "render_board", "run_play"]
 
-#: The default opponent: the options the chapter found to help, half a second per move.
-PLAY_SPEC = "uct:c=0.5,wins=on,solver=on,reuse=on,centre=on,ms=500,first_ms=1000"
+#: The default opponent: the book's best bot, half a second per move.
+PLAY_SPEC = f"uct:{BEST_BOT_OPTIONS},ms=500,first_ms=1000"
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "h", "?"}
 
