@@ -172,3 +172,18 @@ def test_the_stored_grid_replays_its_first_games():
     again = legend.grid_experiment([(key, value)], stored.parameters["iterations"], 2,
                                    seed=stored.parameters["seed"])
     assert again.comparisons[0].results == stored.comparisons[0].results[:2]
+
+
+def test_the_stored_combination_decision_replays_its_first_pair():
+    # The counts decision repeats game for game: its first pair, played again from its file.
+    from mctslib.bots.uttt import parse_spec
+    from mctslib.experiments.uttt.results import _without_budget
+
+    stored = legend.load("combination")
+    c, p = stored.comparisons[0], stored.parameters
+    a, b = parse_spec(c.a), parse_spec(c.b)
+    again = legend.decision_experiment(_without_budget(a).removeprefix("uct:"),
+                                       _without_budget(b).removeprefix("uct:"), a.iterations,
+                                       b.iterations, 2, seed=p["seed"], openings=p["openings"])
+    assert again.comparisons[0].a == c.a and again.comparisons[0].b == c.b
+    assert again.comparisons[0].results == c.results[:2]
