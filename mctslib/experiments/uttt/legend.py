@@ -193,7 +193,7 @@ def decision_experiment(a: str, b: str, a_iterations: int | None, b_iterations: 
     quiet machine.
     """
     counts = (a_iterations, b_iterations)
-    if not (None not in counts if ms is None else counts == (None, None)):
+    if (None in counts) if ms is None else (counts != (None, None)):
         raise ValueError("give both iteration counts, or ms (a time a move) and no counts; "
                          f"got a_iterations={a_iterations}, b_iterations={b_iterations}, ms={ms}.")
     if ms is not None and first_factor is not None:
