@@ -187,3 +187,21 @@ def test_the_stored_combination_decision_replays_its_first_pair():
                                        b.iterations, 2, seed=p["seed"], openings=p["openings"])
     assert again.comparisons[0].a == c.a and again.comparisons[0].b == c.b
     assert again.comparisons[0].results == c.results[:2]
+
+
+def test_a_decision_line_reads_a_sequential_verdict_and_a_fixed_size_run(tmp_path):
+    sequential = legend.decision_experiment("c=0.5,iters=1", TUNED_OPTIONS, 150, 150, 4, seed=5,
+                                            openings=0)
+    sequential.save(tmp_path / "sequential.json")
+    fixed = legend.decision_experiment("c=0.5,iters=1", TUNED_OPTIONS, 150, 150, 4, seed=5,
+                                       openings=0, sequential=False)
+    fixed.save(tmp_path / "fixed.json")
+    c = fixed.comparisons[0]
+    line = legend.decision_line("fixed", tmp_path)
+    assert line.startswith("150 vs 150 iterations a move: fixed size, 4 games, ")
+    assert f"{c.wins}-{c.draws}-{c.losses}, score {c.score:.3f}" in line
+    verdict = sequential.summary["tests"][0]["decision"] or "no decision"
+    assert f": {verdict} after {sequential.comparisons[0].games} games" in \
+        legend.decision_line("sequential", tmp_path)
+    stored = legend.decision_line("last_step")  # the chapter's fixed-size run
+    assert "fixed size, 400 games" in stored and "H1" not in stored

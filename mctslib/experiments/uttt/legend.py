@@ -52,7 +52,7 @@ from pathlib import Path
 from ...bots.uttt import BotSpec, parse_spec
 from ...games.uttt import UltimateTicTacToe
 from ...play.elo_sprt import EloSPRT
-from ...play.stats import elo_from_score
+from ...play.stats import elo_from_score, elo_interval
 from .enhancements import TUNED_OPTIONS
 from .playing import _match, _Progress, _test_parameters, _test_summary, progress_path
 from .results import (
@@ -346,6 +346,32 @@ def results_table(rows=TABLE_ROWS, directory=None, ratios=None) -> list[dict]:
              "grid": None if grid is None else comparison("tool_grid", grid),
              "screen": None if screen is None else comparison(*screen)}
             for tool, key, grid, screen in rows]
+
+
+def decision_line(name: str, directory=None) -> str:
+    """One stored decision (``decide``) in one line: budget, verdict, W-D-L, score and Elo.
+
+    Chapter "How a Legend bot gets its strength". The budget is the two iteration
+    counts, or the milliseconds on the clock with the time each side really used a
+    move; the verdict is the sequential test's (``H0``, ``H1``, or ``no decision``
+    when it stopped at its cap), or ``fixed size`` for a run of fixed size; score
+    and Elo carry their 95% intervals (bot A's point of view).
+    """
+    decision = load(name, directory)
+    c, test = decision.comparisons[0], decision.summary["tests"][0]
+    a, b = parse_spec(c.a), parse_spec(c.b)
+    if a.ms is None:
+        budget = f"{a.iterations:,} vs {b.iterations:,} iterations a move"
+    else:
+        used = " and ".join(f"{1000 * s:.0f}" for s in c.seconds_per_move)
+        budget = f"{a.ms:g} ms a move each on the clock ({used} ms used)"
+    elo, low, high = elo_interval((c.score, c.low, c.high))
+    # A fixed-size run computes the test only for the record: its crossing is no verdict.
+    verdict = (f"{test['decision'] or 'no decision'} after" if decision.parameters["sequential"]
+               else "fixed size,")
+    return (f"{budget}: {verdict} {c.games} games, "
+            f"{c.wins}-{c.draws}-{c.losses}, score {c.score:.3f} [{c.low:.3f}, {c.high:.3f}], "
+            f"{elo:+.0f} Elo [{low:+.0f}, {high:+.0f}]")
 
 
 # ----------------------------------------------------------------------------- command line
