@@ -205,3 +205,14 @@ def test_a_decision_line_reads_a_sequential_verdict_and_a_fixed_size_run(tmp_pat
         legend.decision_line("sequential", tmp_path)
     stored = legend.decision_line("last_step")  # the chapter's fixed-size run
     assert "fixed size, 400 games" in stored and "H1" not in stored
+
+
+def test_a_stored_openspiel_match_reads_back_with_consistent_counts():
+    match = legend.openspiel_match("uttt_strength_best_factor1_tuned")
+    assert (match["factor"], match["uct_c"], match["games"]) == (1.0, 1.4, 400)
+    for scoring in ("openspiel", "codingame"):
+        side = match[scoring]
+        assert side["wins"] + side["draws"] + side["losses"] == match["games"]
+        assert side["score"] == pytest.approx((side["wins"] + side["draws"] / 2) / match["games"])
+        low, high = side["interval_95"]
+        assert low < side["score"] < high

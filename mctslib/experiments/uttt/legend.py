@@ -276,6 +276,22 @@ def toolbox_ratios(path=None) -> dict:
     return ratios
 
 
+def openspiel_match(name: str, path=None) -> dict:
+    """The one match of a stored ``benchmarks/uttt_strength.py`` run, as its summary dict.
+
+    Chapter "How a Legend bot gets its strength" (against OpenSpiel's MCTS). Reads
+    ``NAME.json`` in :data:`BENCHMARK_RESULTS` (or ``path``); keys as the script
+    writes them (``factor``, ``games``, ``our_ms_per_move``, ``openspiel_ms_per_move``,
+    and per scoring ``wins``, ``draws``, ``losses``, ``score``, ``interval_95``), plus
+    OpenSpiel's ``uct_c`` and our bot's ``bot`` SPEC from the run's header.
+    """
+    run = json.loads(Path(path or BENCHMARK_RESULTS / f"{name}.json").read_text())
+    if len(run["matches"]) != 1:
+        raise ValueError(f"{name}.json holds {len(run['matches'])} matches; give a run of one "
+                         "factor (--openspiel-factor F).")
+    return {**run["matches"][0]["summary"], "uct_c": run["uct_c"], "bot": run["bot"]}
+
+
 def elo_per_doubling(doubling: ExperimentResult | None = None) -> list[tuple[int, float]]:
     """Chapter 5's Elo per doubling: ``[(N, Elo of N iterations against N / 2), ...]``.
 
