@@ -168,6 +168,11 @@ def results_table() -> list[MatchRow]:
     rows.append(MatchRow("alpha-beta", "alpha-beta vs MCTS bot", "UTTT, 790k nodes / 127k",
                          "data/uttt/alphabeta/nodes790k_vs_iters127k_codingame.json",
                          counted.results))
+    own_count = alphabeta.load_match(  # the bot at its own 100 ms count, not plain UCT's
+        ROOT / "data/uttt/alphabeta/nodes790k_vs_iters75k_codingame.json")
+    rows.append(MatchRow("alpha-beta", "alpha-beta vs MCTS bot", "UTTT, 790k nodes / 75k",
+                         "data/uttt/alphabeta/nodes790k_vs_iters75k_codingame.json",
+                         own_count.results))
     return rows
 
 
