@@ -69,8 +69,7 @@ FIRST_RUN = {"rave vs uct": 200, "rave c=0.25 vs uct": 200}
 #: Matches planned before they run (each README declares the size) but not stored yet. The
 #: chapter's table gains their rows once the files exist.
 PLANNED = ("data/rave/uttt_bot_grid.json",
-           "data/rave/uttt_bot_confirm.json",
-           "data/transpositions/uttt_100000it_fixed_part4.json")
+           "data/rave/uttt_bot_confirm.json")
 
 HEADER = (f" # {'A against B':<28} {'game, budget a move':<22} {'games':>5} {'W-D-L':>11}  "
           f"score of A [95%]  speed A/B (empty board)")
@@ -141,6 +140,8 @@ def results_table() -> list[MatchRow]:
     c4 = transpositions.load_part(transpositions.part_path("connect_four", "10000it", 0, data))
     confirm = transpositions.load_match("connect_four", "10000it", data, "_confirm")
     uttt = transpositions.load_part(transpositions.part_path("uttt", "20000it", 0, data))
+    uttt_100k = transpositions.load_part(  # the replay at a size fixed in advance
+        transpositions.part_path("uttt", "100000it", 4, data, "_fixed"))
     rows += [MatchRow("transpositions", "graph vs tree", "Connect Four, 10,000",
                       "data/transpositions/connect_four_10000it_part0.json", c4.results,
                       tt["connect_four", "empty", 10_000]),
@@ -149,7 +150,10 @@ def results_table() -> list[MatchRow]:
                       confirm["results"], tt["connect_four", "empty", 10_000]),
              MatchRow("transpositions", "graph vs tree", "UTTT, 20,000",
                       "data/transpositions/uttt_20000it_part0.json", uttt.results,
-                      tt["uttt", "empty", 20_000])]
+                      tt["uttt", "empty", 20_000]),
+             MatchRow("transpositions", "graph vs tree", "UTTT, 100,000",
+                      "data/transpositions/uttt_100000it_fixed_part4.json", uttt_100k.results,
+                      tt["uttt", "empty", 100_000])]
     rollouts = {row["label"]: row["results"] for row in json.loads(
         (ROOT / "data/uttt/enhancements/rollouts.json").read_text())["comparisons"]}
     playouts = speed_ratios("playouts")
