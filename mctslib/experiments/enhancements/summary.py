@@ -127,10 +127,10 @@ def results_table() -> list[MatchRow]:
                      "data/rave/hex_10k.json", hex_["grave vs uct"], speed["hex grave"]),
             # Equal CPU time: UCT gets the iterations it runs in the time the other needs for
             # 10,000 (rave.HEX_EQUAL_CPU, from the stored speed benchmark), so no speed column.
-            MatchRow("RAVE", "RAVE vs UCT, equal CPU", "Hex 7x7, 10,000 / 12,900",
-                     "data/rave/hex_equal_cpu.json", hex_cpu["rave vs uct 12900"]),
-            MatchRow("RAVE", "GRAVE vs UCT, equal CPU", "Hex 7x7, 10,000 / 14,700",
-                     "data/rave/hex_equal_cpu.json", hex_cpu["grave vs uct 14700"]),
+            *(MatchRow("RAVE", f"{kind.upper()} vs UCT, equal CPU",
+                       f"Hex 7x7, 10,000 / {iterations:,}", "data/rave/hex_equal_cpu.json",
+                       hex_cpu[f"{kind} vs uct {iterations}"])
+              for kind, iterations in rave.HEX_EQUAL_CPU.items()),
             MatchRow("RAVE", "MC-RAVE (c = 0) vs UCT", "UTTT, 20,000", "data/rave/uttt_20k.json",
                      uttt_rave["rave vs uct"][:FIRST_RUN["rave vs uct"]]),
             MatchRow("RAVE", "RAVE (c = 0.25) vs UCT", "UTTT, 20,000", "data/rave/uttt_20k.json",
@@ -167,16 +167,12 @@ def results_table() -> list[MatchRow]:
         match, _ = MatchResult.load(ROOT / f"data/uttt/enhancements/{name}.json")
         rows.append(MatchRow("stopping", what, "UTTT, 20,000",
                              f"data/uttt/enhancements/{name}.json", letters(match.records)))
-    counted = alphabeta.load_match(
-        ROOT / "data/uttt/alphabeta/nodes790k_vs_iters127k_codingame.json")
-    rows.append(MatchRow("alpha-beta", "alpha-beta vs MCTS bot", "UTTT, 790k nodes / 127k",
-                         "data/uttt/alphabeta/nodes790k_vs_iters127k_codingame.json",
-                         counted.results))
-    own_count = alphabeta.load_match(  # the bot at its own 100 ms count, not plain UCT's
-        ROOT / "data/uttt/alphabeta/nodes790k_vs_iters75k_codingame.json")
-    rows.append(MatchRow("alpha-beta", "alpha-beta vs MCTS bot", "UTTT, 790k nodes / 75k",
-                         "data/uttt/alphabeta/nodes790k_vs_iters75k_codingame.json",
-                         own_count.results))
+    # MCTS at plain UCT's 100 ms count (127k), then at the bot's own (75k).
+    for iterations in ("127k", "75k"):
+        source = f"data/uttt/alphabeta/nodes790k_vs_iters{iterations}_codingame.json"
+        rows.append(MatchRow("alpha-beta", "alpha-beta vs MCTS bot",
+                             f"UTTT, 790k nodes / {iterations}", source,
+                             alphabeta.load_match(ROOT / source).results))
     return rows
 
 
