@@ -264,7 +264,11 @@ def test_a_timed_match_is_marked_and_measured(tmp_path):
     assert part.a["timed"] and part.b["timed"] and part.a["ms"] == part.b["ms"] == 5
     assert part.a["iterations"] is None and "first_ms=5" in part.b["spec"]
     assert any("timed match" in note for note in part.notes)
-    assert all(0.004 < seconds < 0.5 for seconds in part.seconds_per_move)
+    # Means over the match: a bot's instant moves (a win taken, a proven position) pull its
+    # mean below the 5 ms budget (UCT's was 4.3 ms in a run), so only the searching side is
+    # held to it; neither side may hang.
+    assert all(0 < seconds < 0.5 for seconds in part.seconds_per_move)
+    assert max(part.seconds_per_move) > 0.004
     assert play.part_path(ms=5).name == "uttt_puct5ms_c1.5_mix0.5_vs_uct5ms_part0.json"
 
 
