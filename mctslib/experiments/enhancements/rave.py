@@ -156,13 +156,14 @@ def _bot_rave(iterations: int, c: float, bias: float, prior: float) -> RAVEUCTSp
                        prior_visits=prior)
 
 
-def _grid_label(c: float, bias: float, prior: float) -> str:
+def grid_label(c: float, bias: float, prior: float) -> str:
+    """A grid cell's label in the stored files, e.g. ``"rave c=0.25 b=0.1 prior=20"``."""
     return f"rave c={c:g} b={bias:g}" + (f" prior={prior:g}" if prior else "")
 
 
 def _bot_grid_plans(iterations: int = BOT_ITERATIONS, games: int = GRID_GAMES) -> list[Plan]:
     base = _bot_uct(iterations)
-    return [Plan(_grid_label(c, b, prior), _bot_rave(iterations, c, b, prior), base, games)
+    return [Plan(grid_label(c, b, prior), _bot_rave(iterations, c, b, prior), base, games)
             for prior in GRID_PRIOR for c in GRID_C for b in GRID_BIAS]
 
 
@@ -177,7 +178,7 @@ def grid_winners(grid: RAVEExperiment) -> dict:
         cells = {(c, b): None for c in GRID_C for b in GRID_BIAS}
         for row in grid.comparisons:
             for c, b in cells:
-                if row["label"] == _grid_label(c, b, prior):
+                if row["label"] == grid_label(c, b, prior):
                     cells[c, b] = row["score"]
         missing = [key for key, score in cells.items() if score is None]
         if missing:
@@ -191,8 +192,38 @@ def _bot_confirm_plans(iterations: int = BOT_ITERATIONS,
                        games: int = CONFIRM_GAMES) -> list[Plan]:
     winners = grid_winners(load_experiment("uttt_bot_grid"))
     base = _bot_uct(iterations)
-    return [Plan(_grid_label(c, b, prior), _bot_rave(iterations, c, b, prior), base, games)
+    return [Plan(grid_label(c, b, prior), _bot_rave(iterations, c, b, prior), base, games)
             for prior, (c, b) in winners.items()]
+
+
+# Two follow-ups to the confirmation, declared after it (data/rave/README.md), 200 games each:
+# the prior alone (no AMAF tables) at the same c, and RAVE with the prior at the CPU time of the
+# bot's 100,000 iterations: 23,200, the bot's count times the stored speed ratio
+# (benchmarks/results/rave_speed.json, UTTT empty board: 0.232 for "rave + prior in the bot").
+BOT_EQUAL_CPU_ITERATIONS = 23_200
+FOLLOW_UP_GAMES = 200
+
+
+def _prior_winner() -> tuple[float, float, float]:
+    """The grid's winner with the prior: ``(c, bias, prior_visits)``."""
+    [prior] = [p for p in GRID_PRIOR if p]
+    c, bias = grid_winners(load_experiment("uttt_bot_grid"))[prior]
+    return c, bias, prior
+
+
+def _bot_prior_only_plans(iterations: int = BOT_ITERATIONS,
+                          games: int = FOLLOW_UP_GAMES) -> list[Plan]:
+    c, _, prior = _prior_winner()
+    alone = RAVEUCTSpec(f"uct:c={c:g},{BOT_OPTIONS},iters={iterations}", amaf=False,
+                        prior_visits=prior)
+    return [Plan(f"prior c={c:g} prior={prior:g}", alone, _bot_uct(iterations), games)]
+
+
+def _bot_equal_cpu_plans(games: int = FOLLOW_UP_GAMES) -> list[Plan]:
+    c, bias, prior = _prior_winner()
+    return [Plan(f"{grid_label(c, bias, prior)} at {BOT_EQUAL_CPU_ITERATIONS}",
+                 _bot_rave(BOT_EQUAL_CPU_ITERATIONS, c, bias, prior),
+                 _bot_uct(BOT_ITERATIONS), games)]
 
 
 def _bot_quick_plans() -> list[Plan]:  # the tests' smoke run
@@ -228,6 +259,8 @@ EXPERIMENTS = {
     "uttt_bot_quick": ("uttt", 2, 21, _bot_quick_plans),
     "uttt_bot_grid": ("uttt", 2, 19, _bot_grid_plans),
     "uttt_bot_confirm": ("uttt", 2, 20, _bot_confirm_plans),
+    "uttt_bot_prior_only": ("uttt", 2, 23, _bot_prior_only_plans),
+    "uttt_bot_equal_cpu": ("uttt", 2, 24, _bot_equal_cpu_plans),
 }
 
 
