@@ -49,3 +49,35 @@ def test_the_html_table_holds_the_markdown_tables_cells():
         _, low, high = row.score
         assert f">{row.what}<" in html
         assert f">{low:.3f} to {high:.3f}<" in html
+
+
+def test_rave_in_the_bot_rows_confirm_the_grids_winners_at_the_declared_sizes():
+    grid = rave.load_experiment("uttt_bot_grid")
+    assert len(grid.comparisons) == 12
+    assert all(len(row["results"]) == rave.GRID_GAMES for row in grid.comparisons)
+    winners = rave.grid_winners(grid)
+    confirm = {row["label"]: row["results"]
+               for row in rave.load_experiment("uttt_bot_confirm").comparisons}
+    assert set(confirm) == {rave.grid_label(c, b, prior) for prior, (c, b) in winners.items()}
+    rows = [row for row in summary.results_table()
+            if row.source == "data/rave/uttt_bot_confirm.json"]
+    assert sorted(row.results for row in rows) == sorted(confirm.values())
+    assert all(row.games == rave.CONFIRM_GAMES for row in rows)
+
+
+def test_the_follow_ups_play_the_prior_winner_at_the_declared_budgets():
+    speeds = summary._speed("rave")
+    equal = rave.BOT_EQUAL_CPU_ITERATIONS
+    assert abs(equal - rave.BOT_ITERATIONS * speeds["uttt rave prior"]) < 100  # to the hundred
+    c, bias, prior = rave._prior_winner()
+    [alone] = rave._plans("uttt_bot_prior_only", None)
+    assert not alone.a.amaf and alone.a.prior_visits == prior and alone.a.bot_spec.c == c
+    assert alone.a.bot_spec.iterations == alone.b.iterations == rave.BOT_ITERATIONS
+    [timed] = rave._plans("uttt_bot_equal_cpu", None)
+    assert timed.a.amaf and (timed.a.bias, timed.a.prior_visits) == (bias, prior)
+    assert (timed.a.bot_spec.iterations, timed.b.iterations) == (equal, rave.BOT_ITERATIONS)
+    rows = {row.source: row for row in summary.results_table()}
+    for name, plan in (("uttt_bot_prior_only", alone), ("uttt_bot_equal_cpu", timed)):
+        [stored] = rave.load_experiment(name).comparisons
+        assert stored["label"] == plan.label and len(stored["results"]) == plan.games == 200
+        assert rows[f"data/rave/{name}.json"].results == stored["results"]

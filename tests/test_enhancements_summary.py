@@ -66,7 +66,7 @@ def test_grid_winners_follow_the_rule_fixed_in_advance():
         for c in rave.GRID_C:
             for b in rave.GRID_BIAS:
                 score = 0.6 if (c, b) in ((0.25, 0.3), (0.5, 0.03)) else 0.4
-                rows.append({"label": rave._grid_label(c, b, prior), "score": score})
+                rows.append({"label": rave.grid_label(c, b, prior), "score": score})
     grid = rave.RAVEExperiment("uttt_bot_grid", "uttt", 2, 19, rows)
     # a tie at 0.6: the lower c wins
     assert rave.grid_winners(grid) == {0.0: (0.25, 0.3), 20.0: (0.25, 0.3)}

@@ -59,7 +59,7 @@ class MatchRow:
         score, low, high = self.score
         speed = "" if self.speed is None else f"{self.speed:5.2f}"
         wdl = "-".join(str(n) for n in self.counts)
-        return (f"{self.what:<28} {self.setting:<22} {self.games:>5} {wdl:>11}  "
+        return (f"{self.what:<31} {self.setting:<25} {self.games:>5} {wdl:>11}  "
                 f"{score:.3f} [{low:.3f}, {high:.3f}]  {speed}")
 
 
@@ -68,10 +68,9 @@ class MatchRow:
 FIRST_RUN = {"rave vs uct": 200, "rave c=0.25 vs uct": 200}
 #: Matches planned before they run (each README declares the size) but not stored yet. The
 #: chapter's table gains their rows once the files exist.
-PLANNED = ("data/rave/uttt_bot_grid.json",
-           "data/rave/uttt_bot_confirm.json")
+PLANNED: tuple[str, ...] = ()
 
-HEADER = (f" # {'A against B':<28} {'game, budget a move':<22} {'games':>5} {'W-D-L':>11}  "
+HEADER = (f" # {'A against B':<31} {'game, budget a move':<25} {'games':>5} {'W-D-L':>11}  "
           f"score of A [95%]  speed A/B (empty board)")
 
 
@@ -135,6 +134,25 @@ def results_table() -> list[MatchRow]:
                      uttt_rave["rave vs uct"][:FIRST_RUN["rave vs uct"]]),
             MatchRow("RAVE", "RAVE (c = 0.25) vs UCT", "UTTT, 20,000", "data/rave/uttt_20k.json",
                      uttt_rave["rave c=0.25 vs uct"][:FIRST_RUN["rave c=0.25 vs uct"]])]
+    # RAVE inside chapter 5's bot at its playing budget: the confirmation of the grid's best
+    # cell without and with the heuristic prior (rave.grid_winners picked them).
+    bot_rave = _rave_rows("uttt_bot_confirm")
+    winners = rave.grid_winners(rave.load_experiment("uttt_bot_grid"))
+    for prior, (c, bias) in sorted(winners.items()):
+        rows.append(MatchRow("RAVE", "RAVE + prior in the bot vs bot" if prior else
+                             "RAVE in the bot vs bot", "UTTT, 100,000",
+                             "data/rave/uttt_bot_confirm.json",
+                             bot_rave[rave.grid_label(c, bias, prior)],
+                             speed["uttt rave prior" if prior else "uttt rave"]))
+    # The follow-ups: the prior without AMAF tables (its speed is not benchmarked), and RAVE with
+    # the prior at the CPU time of the bot's 100,000 iterations (so no speed column).
+    [alone] = _rave_rows("uttt_bot_prior_only").values()
+    [equal_cpu] = _rave_rows("uttt_bot_equal_cpu").values()
+    rows += [MatchRow("RAVE", "prior alone in the bot vs bot", "UTTT, 100,000",
+                      "data/rave/uttt_bot_prior_only.json", alone),
+             MatchRow("RAVE", "RAVE + prior vs bot, equal CPU",
+                      f"UTTT, {rave.BOT_EQUAL_CPU_ITERATIONS:,} / {rave.BOT_ITERATIONS:,}",
+                      "data/rave/uttt_bot_equal_cpu.json", equal_cpu)]
     tt = speed_ratios("transpositions")
     data = ROOT / "data" / "transpositions"
     c4 = transpositions.load_part(transpositions.part_path("connect_four", "10000it", 0, data))
