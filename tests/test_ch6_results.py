@@ -23,7 +23,8 @@ def test_no_row_reads_a_planned_file_or_a_history_file():
     sources = [row.source for row in summary.results_table()]
     for planned in summary.PLANNED:
         assert planned not in sources
-    history = ("hex_time", "uttt_time", "100ms", "100000it_part", "ms1000", "50000it")
+    history = ("hex_time", "uttt_time", "100ms", "100000it_part", "ms1000", "50000it",
+               "hex_equal_cpu.json", "uttt_bot_equal_cpu.json")
     assert not [source for source in sources if any(name in source for name in history)]
     assert all(row.games in (200, 400, 1600) for row in summary.results_table())
 
@@ -73,11 +74,11 @@ def test_the_follow_ups_play_the_prior_winner_at_the_declared_budgets():
     [alone] = rave._plans("uttt_bot_prior_only", None)
     assert not alone.a.amaf and alone.a.prior_visits == prior and alone.a.bot_spec.c == c
     assert alone.a.bot_spec.iterations == alone.b.iterations == rave.BOT_ITERATIONS
-    [timed] = rave._plans("uttt_bot_equal_cpu", None)
+    [timed] = rave._plans("uttt_bot_equal_cpu_idle", None)
     assert timed.a.amaf and (timed.a.bias, timed.a.prior_visits) == (bias, prior)
     assert (timed.a.bot_spec.iterations, timed.b.iterations) == (equal, rave.BOT_ITERATIONS)
     rows = {row.source: row for row in summary.results_table()}
-    for name, plan in (("uttt_bot_prior_only", alone), ("uttt_bot_equal_cpu", timed)):
+    for name, plan in (("uttt_bot_prior_only", alone), ("uttt_bot_equal_cpu_idle", timed)):
         [stored] = rave.load_experiment(name).comparisons
         assert stored["label"] == plan.label and len(stored["results"]) == plan.games == 200
         assert rows[f"data/rave/{name}.json"].results == stored["results"]

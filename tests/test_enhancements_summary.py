@@ -55,7 +55,7 @@ def test_the_equal_cpu_budgets_follow_the_stored_benchmark():
     speeds = summary._speed("rave")
     for kind, iterations in rave.HEX_EQUAL_CPU.items():
         assert abs(iterations - 10_000 / speeds[f"hex {kind}"]) < 100  # rounded to the hundred
-        [plan] = [p for p in rave._plans("hex_equal_cpu", None) if p.label.startswith(kind)]
+        [plan] = [p for p in rave._plans("hex_equal_cpu_idle", None) if p.label.startswith(kind)]
         assert plan.a.iterations == 10_000 and plan.b.iterations == iterations
         assert plan.games == 400 and plan.a.kind == kind and plan.b.kind == "uct"
 

@@ -117,7 +117,7 @@ def results_table() -> list[MatchRow]:
     stored (:data:`PLANNED`) are not rows: add them here once their files exist.
     """
     hex_ = _rave_rows("hex_10k")
-    hex_cpu = _rave_rows("hex_equal_cpu")
+    hex_cpu = _rave_rows("hex_equal_cpu_idle")
     uttt_rave = _rave_rows("uttt_20k")
     speed = speed_ratios("rave")
     rows = [MatchRow("RAVE", "RAVE vs UCT (c = 0.4)", "Hex 7x7, 10,000", "data/rave/hex_10k.json",
@@ -127,7 +127,7 @@ def results_table() -> list[MatchRow]:
             # Equal CPU time: UCT gets the iterations it runs in the time the other needs for
             # 10,000 (rave.HEX_EQUAL_CPU, from the stored speed benchmark), so no speed column.
             *(MatchRow("RAVE", f"{kind.upper()} vs UCT, equal CPU",
-                       f"Hex 7x7, 10,000 / {iterations:,}", "data/rave/hex_equal_cpu.json",
+                       f"Hex 7x7, 10,000 / {iterations:,}", "data/rave/hex_equal_cpu_idle.json",
                        hex_cpu[f"{kind} vs uct {iterations}"])
               for kind, iterations in rave.HEX_EQUAL_CPU.items()),
             MatchRow("RAVE", "MC-RAVE (c = 0) vs UCT", "UTTT, 20,000", "data/rave/uttt_20k.json",
@@ -147,12 +147,12 @@ def results_table() -> list[MatchRow]:
     # The follow-ups: the prior without AMAF tables (its speed is not benchmarked), and RAVE with
     # the prior at the CPU time of the bot's 100,000 iterations (so no speed column).
     [alone] = _rave_rows("uttt_bot_prior_only").values()
-    [equal_cpu] = _rave_rows("uttt_bot_equal_cpu").values()
+    [equal_cpu] = _rave_rows("uttt_bot_equal_cpu_idle").values()
     rows += [MatchRow("RAVE", "prior alone in the bot vs bot", "UTTT, 100,000",
                       "data/rave/uttt_bot_prior_only.json", alone),
              MatchRow("RAVE", "RAVE + prior vs bot, equal CPU",
                       f"UTTT, {rave.BOT_EQUAL_CPU_ITERATIONS:,} / {rave.BOT_ITERATIONS:,}",
-                      "data/rave/uttt_bot_equal_cpu.json", equal_cpu)]
+                      "data/rave/uttt_bot_equal_cpu_idle.json", equal_cpu)]
     tt = speed_ratios("transpositions")
     data = ROOT / "data" / "transpositions"
     c4 = transpositions.load_part(transpositions.part_path("connect_four", "10000it", 0, data))
