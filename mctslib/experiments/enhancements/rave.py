@@ -17,6 +17,13 @@ Three things for the chapter:
   root move, the AMAF value, the move's real mean, the blended value and
   ``beta`` as a RAVE search grows, next to a reference value of the move from
   long UCT searches.
+
+Why one module of about 620 lines: the experiment registry (:data:`EXPERIMENTS`) holds plans
+that read other stored runs of the same registry (the confirmation reads the grid, the
+follow-ups read its winner), so the plans, the runner and the stored format move together;
+the two small measurements of the RAVE section (schedules, bias) sit beside them because the
+chapter imports all of its RAVE numbers from one place. Split the schedules and the bias out
+first if it grows.
 """
 
 from __future__ import annotations
