@@ -158,8 +158,9 @@ def _bot_uct(iterations: int, c: float = UTTT_UCT_C) -> BotSpec:
     return parse_spec(f"uct:c={c:g},{BOT_OPTIONS},iters={iterations}")
 
 
-def _bot_rave(iterations: int, c: float, bias: float, prior: float) -> RAVEUCTSpec:
-    return RAVEUCTSpec(f"uct:c={c:g},{BOT_OPTIONS},iters={iterations}", bias=bias,
+def _bot_rave(iterations: int, c: float, bias: float, prior: float,
+              amaf: bool = True) -> RAVEUCTSpec:
+    return RAVEUCTSpec(f"uct:c={c:g},{BOT_OPTIONS},iters={iterations}", amaf=amaf, bias=bias,
                        prior_visits=prior)
 
 
@@ -195,9 +196,14 @@ def grid_winners(grid: RAVEExperiment) -> dict:
     return winners
 
 
+def stored_grid_winners() -> dict:
+    """:func:`grid_winners` of the stored ``uttt_bot_grid`` run: the confirmation's cells."""
+    return grid_winners(load_experiment("uttt_bot_grid"))
+
+
 def _bot_confirm_plans(iterations: int = BOT_ITERATIONS,
                        games: int = CONFIRM_GAMES) -> list[Plan]:
-    winners = grid_winners(load_experiment("uttt_bot_grid"))
+    winners = stored_grid_winners()
     base = _bot_uct(iterations)
     return [Plan(grid_label(c, b, prior), _bot_rave(iterations, c, b, prior), base, games)
             for prior, (c, b) in winners.items()]
@@ -218,16 +224,15 @@ FOLLOW_UP_GAMES = 200
 def _prior_winner() -> tuple[float, float, float]:
     """The grid's winner with the prior: ``(c, bias, prior_visits)``."""
     [prior] = [p for p in GRID_PRIOR if p]
-    c, bias = grid_winners(load_experiment("uttt_bot_grid"))[prior]
+    c, bias = stored_grid_winners()[prior]
     return c, bias, prior
 
 
 def _bot_prior_only_plans(iterations: int = BOT_ITERATIONS,
                           games: int = FOLLOW_UP_GAMES) -> list[Plan]:
-    c, _, prior = _prior_winner()
-    alone = RAVEUCTSpec(f"uct:c={c:g},{BOT_OPTIONS},iters={iterations}", amaf=False,
-                        prior_visits=prior)
-    return [Plan(f"prior c={c:g} prior={prior:g}", alone, _bot_uct(iterations), games)]
+    c, bias, prior = _prior_winner()  # the bias is unused without AMAF tables
+    return [Plan(f"prior c={c:g} prior={prior:g}", _bot_rave(iterations, c, bias, prior, False),
+                 _bot_uct(iterations), games)]
 
 
 def _bot_equal_cpu_plans(iterations: int = BOT_EQUAL_CPU_ITERATIONS,

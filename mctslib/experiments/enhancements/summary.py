@@ -137,8 +137,7 @@ def results_table() -> list[MatchRow]:
     # RAVE inside chapter 5's bot at its playing budget: the confirmation of the grid's best
     # cell without and with the heuristic prior (rave.grid_winners picked them).
     bot_rave = _rave_rows("uttt_bot_confirm")
-    winners = rave.grid_winners(rave.load_experiment("uttt_bot_grid"))
-    for prior, (c, bias) in sorted(winners.items()):
+    for prior, (c, bias) in sorted(rave.stored_grid_winners().items()):
         rows.append(MatchRow("RAVE", "RAVE + prior in the bot vs bot" if prior else
                              "RAVE in the bot vs bot", "UTTT, 100,000",
                              "data/rave/uttt_bot_confirm.json",
